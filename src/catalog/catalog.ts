@@ -1,0 +1,111 @@
+// The catalogue of regions and spots, loaded once from data/regions/*.json, with the lookups the
+// endpoints need: by id, by region, by name, nearest to a point, and each region's bounding box.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { distanceKm } from "../geo.js";
+import { isKnownTimeZone } from "../time/zone.js";
+import { DATA_DIR } from "../paths.js";
+import { RegionRecord, type SpotRecord } from "./schema.js";
+
+export interface BBox {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+}
+
+export interface Region extends Omit<RegionRecord, "spots"> {
+  bbox: BBox;
+  spots: Spot[];
+}
+
+export interface Spot extends SpotRecord {
+  region: Region;
+  timezone: string;
+}
+
+export interface SpotWithDistance {
+  spot: Spot;
+  distanceKm: number;
+}
+
+
+export class Catalog {
+  readonly regions: readonly Region[];
+  readonly spots: readonly Spot[];
+  readonly #spotsById = new Map<string, Spot>();
+  readonly #regionsById = new Map<string, Region>();
+
+  constructor(records: readonly RegionRecord[]) {
+    const regions: Region[] = [];
+    for (const rec of records) {
+      if (!isKnownTimeZone(rec.timezone)) throw new Error(`region ${rec.id}: unknown time zone ${rec.timezone}`);
+      if (this.#regionsById.has(rec.id)) throw new Error(`duplicate region id ${rec.id}`);
+      const region: Region = { ...rec, bbox: bboxOf(rec.spots), spots: [] };
+      for (const s of rec.spots) {
+        if (this.#spotsById.has(s.id)) throw new Error(`duplicate spot id ${s.id}`);
+        const spot: Spot = { ...s, region, timezone: rec.timezone };
+        region.spots.push(spot);
+        this.#spotsById.set(s.id, spot);
+      }
+      this.#regionsById.set(rec.id, region);
+      regions.push(region);
+    }
+    this.regions = regions;
+    this.spots = regions.flatMap((r) => r.spots);
+  }
+
+  /** Loads and validates every data/regions/*.json file. */
+  static load(dir = join(DATA_DIR, "regions")): Catalog {
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
+    const records = files.map((f) => {
+      const parsed = RegionRecord.safeParse(JSON.parse(readFileSync(join(dir, f), "utf8")));
+      if (!parsed.success) throw new Error(`${f}: ${parsed.error.message}`);
+      return parsed.data;
+    });
+    return new Catalog(records);
+  }
+
+  spot(id: string): Spot | undefined {
+    return this.#spotsById.get(id);
+  }
+
+  region(id: string): Region | undefined {
+    return this.#regionsById.get(id);
+  }
+
+  /** Case-insensitive substring match on spot name or id (diacritics ignored). */
+  search(q: string): Spot[] {
+    const needle = fold(q);
+    return this.spots.filter((s) => fold(s.name).includes(needle) || s.id.includes(needle));
+  }
+
+  /** All spots sorted by distance from a point, nearest first. */
+  byDistance(lat: number, lon: number, spots: readonly Spot[] = this.spots): SpotWithDistance[] {
+    return spots
+      .map((spot) => ({ spot, distanceKm: distanceKm(lat, lon, spot.lat, spot.lon) }))
+      .sort((a, b) => a.distanceKm - b.distanceKm || a.spot.id.localeCompare(b.spot.id));
+  }
+
+  nearest(lat: number, lon: number): SpotWithDistance {
+    const [first] = this.byDistance(lat, lon);
+    if (!first) throw new Error("empty catalogue");
+    return first;
+  }
+}
+
+/** Lower-case and strip diacritics and ʻokina so "Kahaluu" finds "Kahaluʻu". */
+function fold(s: string): string {
+  return s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f\u02bb\u2018\u2019']/g, "")
+    .toLowerCase();
+}
+
+function bboxOf(spots: readonly { lat: number; lon: number }[]): BBox {
+  const lats = spots.map((s) => s.lat);
+  const lons = spots.map((s) => s.lon);
+  return { south: Math.min(...lats), west: Math.min(...lons), north: Math.max(...lats), east: Math.max(...lons) };
+}

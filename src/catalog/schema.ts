@@ -1,0 +1,78 @@
+// Shape of the catalogue data files in data/regions/*.json: regions, their spots, and
+// what we know about each spot. Validated once at start-up; a bad file stops the service.
+import { z } from "zod";
+
+export const OCTANTS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
+export const Octant = z.enum(OCTANTS);
+export type Octant = z.infer<typeof Octant>;
+
+/** Activities a spot can be judged for (surf is never ranked, so it has no suitability). */
+export const RankedActivity = z.enum(["snorkel", "dive", "freedive", "spearfish"]);
+export type RankedActivity = z.infer<typeof RankedActivity>;
+
+/** Stable reasons a spot is excluded from an activity's ranking (`considered.excluded[].reason`). */
+export const UNSUITED_REASONS = [
+  "unsuited_depth", // too deep to see anything from the surface, or too shallow to dive
+  "unsuited_entry", // access does not fit the activity (e.g. boat-only drift for snorkelers)
+  "unsuited_hazard", // boat traffic, strong current or other hazard for this activity
+  "unsuited_access", // permit-only, night-only or otherwise not a normal day trip for this activity
+] as const;
+export const UnsuitedReason = z.enum(UNSUITED_REASONS);
+
+const Url = z.url();
+const Month12 = <T extends z.ZodType>(t: T) => z.array(t).length(12);
+
+export const SpotRecord = z
+  .object({
+    id: z.string().regex(/^[a-z0-9-]{1,64}$/),
+    name: z.string().min(1),
+    lat: z.number().min(-90).max(90),
+    lon: z.number().min(-180).max(180),
+    /** Where the coordinate comes from: a page that states it, and how it was checked. */
+    coord: z.object({
+      source: Url,
+      note: z.string(),
+      confidence: z.enum(["sourced", "cross-checked", "approximate"]),
+    }),
+    entry: z.array(z.enum(["shore", "boat"])).min(1),
+    typical_depth_m: z.number().positive(),
+    max_depth_m: z.number().positive(),
+    /** Sea floor where the spot is dived: sand resuspends easily, reef and rock much less. */
+    bottom: z.enum(["sand", "reef", "rock", "kelp", "mixed"]),
+    /** Compass octants the swell must come FROM to reach the spot. */
+    exposure: z.array(Octant).min(1),
+    /** Activities this spot does not suit, with a stable reason and a plain note. */
+    unsuited: z.partialRecord(RankedActivity, z.object({ reason: UnsuitedReason, note: z.string().min(1) })),
+    protection: z.object({
+      designation: z.enum(["closed_to_spearfishing", "rules_only", "none"]),
+      area: z.string().nullable(),
+      source: Url.nullable(),
+      note: z.string(),
+      verified: z.boolean(),
+    }),
+    /** Tide station id in @neaps/tide-database (e.g. "noaa/1612301"). */
+    tide_station: z.string().min(1),
+    /** Typical horizontal visibility on a calm day, feet, January..December. */
+    clarity_ft: Month12(z.number().positive()),
+    clarity_source: z.string().min(1),
+    /** 0 (no runoff, e.g. lava coast) .. 1 (stream mouth, harbour): how much rain muddies the water. */
+    runoff: z.number().min(0).max(1),
+    notes: z.string(),
+  })
+  .strict()
+  .refine((s) => s.max_depth_m >= s.typical_depth_m, { message: "max_depth_m must be >= typical_depth_m" });
+export type SpotRecord = z.infer<typeof SpotRecord>;
+
+export const RegionRecord = z
+  .object({
+    id: z.string().regex(/^[a-z]{2}-[a-z0-9]{1,3}-[a-z0-9-]+$/),
+    name: z.string().min(1),
+    country: z.string().regex(/^[A-Z]{2}$/),
+    admin1: z.string().regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/),
+    timezone: z.string().min(1),
+    decision_support: z.enum(["full", "conditions_only"]),
+    notes: z.string(),
+    spots: z.array(SpotRecord).min(1).max(20),
+  })
+  .strict();
+export type RegionRecord = z.infer<typeof RegionRecord>;

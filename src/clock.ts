@@ -1,0 +1,34 @@
+// The one way the domain learns what time it is. Tests pin it; nothing else calls Date.now().
+
+export interface Clock {
+  /** Current instant. */
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock that stays where it is put (tests, benchmarks). */
+export class FixedClock implements Clock {
+  #t: number;
+  constructor(at: Date | string | number) {
+    this.#t = new Date(at).getTime();
+  }
+  now(): Date {
+    return new Date(this.#t);
+  }
+  set(at: Date | string | number): void {
+    this.#t = new Date(at).getTime();
+  }
+  advance(ms: number): void {
+    this.#t += ms;
+  }
+}
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** Start of the UTC hour containing `t`. */
+export function hourFloor(t: Date | number): Date {
+  const ms = typeof t === "number" ? t : t.getTime();
+  return new Date(Math.floor(ms / HOUR_MS) * HOUR_MS);
+}

@@ -1,0 +1,60 @@
+// Environment → typed configuration, validated once at start-up with messages a person can act on.
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const Port = z.coerce.number().int().min(0).max(65535);
+
+/**
+ * Every environment variable the service reads, with its default. The README's configuration
+ * table is written from this list; keep them in step.
+ */
+const EnvSchema = z.object({
+  PORT: Port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_SOURCE: z.enum(["auto", "live", "offline"]).default("auto"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  /** Deep link for the `app` links; `{spot}`, `{date}` and `{activity}` are filled in. */
+  APP_LINK_TEMPLATE: z.string().min(1).optional(),
+});
+
+export type DataSourceMode = "auto" | "live" | "offline";
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public address without a trailing slash; used in every link, `source.url` and problem `type`. */
+  publicBaseUrl: string;
+  dataSource: DataSourceMode;
+  logLevel: LogLevel;
+  appLinkTemplate: string;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Reads and validates configuration from an environment map (default `process.env`). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const key = String(i.path[0] ?? "?");
+      return `  ${key}=${JSON.stringify(env[key])}: ${i.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl,
+    dataSource: e.DATA_SOURCE,
+    logLevel: e.LOG_LEVEL,
+    appLinkTemplate: e.APP_LINK_TEMPLATE ?? `${publicBaseUrl}/spots/{spot}?date={date}&activity={activity}`,
+  };
+}

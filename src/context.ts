@@ -1,0 +1,89 @@
+// Everything a handler needs, built once at start-up and passed in: configuration, the clock, the
+// catalogue, the forecast service and the logger. Handlers never reach for globals.
+import type { Logger } from "pino";
+import { sourceObject, type Source as SourceObject } from "./attribution.js";
+import { Catalog } from "./catalog/catalog.js";
+import type { Clock } from "./clock.js";
+import type { Config } from "./config.js";
+import { ForecastService } from "./forecast/service.js";
+import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
+import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
+import { CompositeSource } from "./sources/composite.js";
+import type { Source, TideSource } from "./sources/types.js";
+
+export interface ServiceContext {
+  config: Config;
+  clock: Clock;
+  catalog: Catalog;
+  forecasts: ForecastService;
+  climatology: ClimatologySource;
+  harmonicTides: HarmonicTideSource;
+  log: Logger;
+  /** The `source` object every JSON body carries. */
+  source: SourceObject;
+  links: Links;
+}
+
+export interface Links {
+  base: string;
+  docs: string;
+  openapi: string;
+  conditions(spotId: string): string;
+  spotPage(spotId: string): string;
+  app(spotId: string, date?: string, activity?: string): string;
+}
+
+export function makeLinks(config: Config): Links {
+  const base = config.publicBaseUrl;
+  return {
+    base,
+    docs: `${base}/docs`,
+    openapi: `${base}/openapi.json`,
+    conditions: (id) => `${base}/api/v1/conditions?spot=${encodeURIComponent(id)}`,
+    spotPage: (id) => `${base}/spots/${encodeURIComponent(id)}`,
+    app: (id, date, activity) => fillTemplate(config.appLinkTemplate, { spot: id, date: date ?? "", activity: activity ?? "" }),
+  };
+}
+
+/** Fills `{name}` placeholders; query parameters left empty are dropped. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  const filled = template.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(values[k] ?? ""));
+  const [path, query] = filled.split("?", 2) as [string, string | undefined];
+  if (query === undefined) return path;
+  const kept = query.split("&").filter((kv) => kv !== "" && !kv.endsWith("="));
+  return kept.length > 0 ? `${path}?${kept.join("&")}` : path;
+}
+
+export interface ContextOptions {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  catalog?: Catalog;
+  /** Override the hourly source (tests use stubs of upstreams through the real adapters). */
+  source?: Source;
+  tides?: TideSource;
+}
+
+export function createContext(opts: ContextOptions): ServiceContext {
+  const catalog = opts.catalog ?? Catalog.load();
+  const climatology = new ClimatologySource(loadClimatology());
+  const harmonicTides = new HarmonicTideSource(loadTideStations());
+  for (const spot of catalog.spots) {
+    if (!harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
+    if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
+  }
+  // Live upstream adapters join `live` here as they are added; until then auto = seasonal norms.
+  const source = opts.source ?? new CompositeSource(opts.config.dataSource, [], climatology);
+  const forecasts = new ForecastService({ source, tides: opts.tides ?? harmonicTides, clock: opts.clock }, catalog);
+  return {
+    config: opts.config,
+    clock: opts.clock,
+    catalog,
+    forecasts,
+    climatology,
+    harmonicTides,
+    log: opts.log,
+    source: sourceObject(opts.config.publicBaseUrl),
+    links: makeLinks(opts.config),
+  };
+}

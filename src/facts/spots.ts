@@ -1,0 +1,42 @@
+// The spots directory (GET /api/v1/spots): metadata only, filtered by region and name, or sorted
+// by distance from a point.
+import type { ServiceContext } from "../context.js";
+import { round } from "../geo.js";
+import { optionalString, parsePoint, type Raw } from "../params.js";
+import type { SpotListJson } from "../schemas/catalog.js";
+import { regionRef } from "../schemas/refs.js";
+
+export interface ListSpotsInput {
+  region?: Raw;
+  q?: Raw;
+  lat?: Raw;
+  lon?: Raw;
+}
+
+export function listSpots(input: ListSpotsInput, ctx: ServiceContext): SpotListJson {
+  const regionId = optionalString("region", input.region);
+  const q = optionalString("q", input.q);
+  const point = parsePoint(input.lat, input.lon);
+  let spots = q === undefined ? [...ctx.catalog.spots] : ctx.catalog.search(q);
+  if (regionId !== undefined) spots = spots.filter((s) => s.region.id === regionId);
+  const distances = point ? new Map(ctx.catalog.byDistance(point.lat, point.lon, spots).map((d) => [d.spot.id, d.distanceKm])) : null;
+  if (distances) spots.sort((a, b) => distances.get(a.id)! - distances.get(b.id)! || a.id.localeCompare(b.id));
+  const regionIds = new Set(spots.map((s) => s.region.id));
+  return {
+    schema: "service.spots.v1",
+    source: ctx.source,
+    regions: ctx.catalog.regions
+      .filter((r) => regionIds.has(r.id))
+      .map((r) => ({ ...regionRef(r), spot_count: spots.filter((s) => s.region.id === r.id).length })),
+    spots: spots.map((s) => ({
+      id: s.id,
+      name: s.name,
+      region: regionRef(s.region),
+      lat: s.lat,
+      lon: s.lon,
+      timezone: s.timezone,
+      ...(distances ? { distance_km: round(distances.get(s.id)!, 2) } : {}),
+      links: { conditions: ctx.links.conditions(s.id), page: ctx.links.spotPage(s.id) },
+    })),
+  };
+}

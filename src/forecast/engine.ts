@@ -1,0 +1,291 @@
+// The forecast engine: hourly inputs + tides + sun → the spot's periods for the whole horizon.
+// Pure: the same inputs and `now` always give the same forecast.
+import { getPosition } from "suncalc";
+import type { DataCredit } from "../attribution.js";
+import { unionCredits } from "../attribution.js";
+import type { Spot } from "../catalog/catalog.js";
+import { HOUR_MS, hourFloor } from "../clock.js";
+import { circularMean, round } from "../geo.js";
+import { HORIZON_DAYS } from "../limits.js";
+import type { PeriodJson } from "../schemas/conditions.js";
+import { freshnessOf, type Freshness } from "../sources/freshness.js";
+import { tideHeightAt, tideStateAt } from "../sources/tides.js";
+import { NO_ORIGIN, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type TideEvent, type TideSeries } from "../sources/types.js";
+import { isoWithOffset, localDate, monthOf } from "../time/zone.js";
+import { isDaylightSlot, periodSlots } from "./periods.js";
+import { effectiveWindKt, scoreConditions } from "./score.js";
+import { exposureWeight, SHELTERED_WEIGHT, surgeEquivalentM, swellAtSpot, type SwellTrainInput } from "./swell.js";
+import { ratingFor, type Rating } from "./tiers.js";
+import {
+  estimateVisibility,
+  M_PER_FT,
+  rainIndexAt,
+  satelliteVisibilityM,
+  visibilityConfidence,
+  type TideState,
+} from "./visibility.js";
+import { explainRating } from "./why.js";
+
+/** Hours of inputs needed before the first period: rain memory plus the longest (DST) block. */
+export const INPUT_LOOKBACK_H = 72 + 4;
+
+export interface PeriodResult {
+  kind: "nowcast" | "forecast";
+  date: string;
+  startHour: number;
+  start: Date;
+  end: Date;
+  daylight: boolean;
+  score: number | null;
+  rating: Rating | null;
+  visFt: number | null;
+  swellFt: number | null;
+  swellPeriodS: number | null;
+  swellFromDeg: number | null;
+  windKt: number | null;
+  windFromDeg: number | null;
+  waterTempC: number | null;
+  tideState: TideState | null;
+  confidence: number | null;
+  visibilitySource: "satellite" | "heuristic" | null;
+  /** Indexes into the forecast's origins that fed this period. */
+  origins: number[];
+  json: PeriodJson;
+}
+
+export interface SpotForecast {
+  spot: Spot;
+  /** Instant the forecast was computed for. */
+  now: Date;
+  /** Spot-local date of `now`. */
+  today: string;
+  /** Every period from the one containing `now` to the end of today + 6 (spot-local). */
+  periods: PeriodResult[];
+  nowcast: PeriodResult | null;
+  tideEvents: TideEvent[];
+  tideOrigin: Origin | null;
+  origins: readonly Origin[];
+  satelliteAgeH: number | null;
+}
+
+export interface EngineInputs {
+  spot: Spot;
+  inputs: HourlyInputs;
+  tides: TideSeries | null;
+  now: Date;
+}
+
+export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): SpotForecast {
+  const today = localDate(now, spot.timezone);
+  const slots = periodSlots(today, HORIZON_DAYS, spot.timezone).filter((s) => s.end.getTime() > now.getTime());
+  const satellite = inputs.satellite;
+  const satelliteAgeH = satellite ? (now.getTime() - satellite.observedAt.getTime()) / HOUR_MS : null;
+  const satVisM = satellite ? satelliteVisibilityM(satellite.kd490) : null;
+  const events = tides?.events ?? [];
+
+  const evaluate = (kind: PeriodResult["kind"], date: string, startHour: number, start: Date, end: Date): PeriodResult => {
+    const h0 = Math.round((start.getTime() - inputs.start.getTime()) / HOUR_MS);
+    const h1 = Math.max(h0 + 1, Math.round((end.getTime() - inputs.start.getTime()) / HOUR_MS));
+    const used = new Set<number>();
+    const mean = (f: InputField) => meanOf(inputs, f, h0, h1, used);
+    const max = (f: InputField) => maxOf(inputs, f, h0, h1, used);
+
+    const trains: SwellTrainInput[] = [];
+    for (const [hf, pf, df] of SWELL_TRAINS) {
+      const heightM = mean(hf);
+      const periodS = mean(pf);
+      const fromDeg = directionOf(inputs, df, hf, h0, h1);
+      if (heightM !== null && periodS !== null && fromDeg !== null) trains.push({ heightM, periodS, fromDeg });
+    }
+    const swell = swellAtSpot(trains, spot.exposure);
+    const windKt = mean("wind_speed_kt");
+    const gustKt = max("wind_gust_kt");
+    const windFromDeg = directionOf(inputs, "wind_from_deg", "wind_speed_kt", h0, h1);
+    const waterTempC = mean("water_temp_c");
+    const mid = new Date((start.getTime() + end.getTime()) / 2);
+    const midIdx = Math.min(inputs.hours - 1, Math.max(0, Math.floor((mid.getTime() - inputs.start.getTime()) / HOUR_MS)));
+    const rainIndex = rainIndexAt(inputs.values.precip_mm, midIdx);
+    for (let h = Math.max(0, midIdx - 71); h <= midIdx; h++) {
+      const o = inputs.origin.precip_mm[h]!;
+      if (o !== NO_ORIGIN) used.add(o);
+    }
+    const tideState = tideStateAt(events, mid);
+    const tideFt = tideHeightAt(events, mid);
+    const sunAltitudeDeg = getPosition(mid, spot.lat, spot.lon).altitude;
+    // 0 when the wind blows from a sheltered direction (offshore), 1 straight onshore.
+    const windOnshore = windFromDeg === null ? 0.5 : (exposureWeight(windFromDeg, spot.exposure) - SHELTERED_WEIGHT) / (1 - SHELTERED_WEIGHT);
+    const useSatellite = satVisM !== null && satelliteAgeH !== null && satelliteAgeH >= 0;
+
+    const vis = estimateVisibility({
+      clarityFt: spot.clarity_ft[monthOf(date) - 1]!,
+      bottom: spot.bottom,
+      depthM: spot.typical_depth_m,
+      runoff: spot.runoff,
+      swellHeightM: swell?.heightM ?? null,
+      swellPeriodS: swell?.periodS ?? null,
+      windKt,
+      windOnshore,
+      rainIndexMm: rainIndex,
+      tideState,
+      sunAltitudeDeg,
+      satellite: useSatellite ? { visibilityM: satVisM, ageH: satelliteAgeH + (mid.getTime() - now.getTime()) / HOUR_MS } : null,
+    });
+    if (vis?.source === "satellite" && satellite) used.add(inputs.origins.indexOf(satellite.origin));
+
+    const climatology = [...used].some((i) => inputs.origins[i]?.climatology);
+    let score: number | null = null;
+    let rating: Rating | null = null;
+    let why: string;
+    if (vis && swell && windKt !== null) {
+      const surgeFt = surgeEquivalentM(swell.heightM, swell.periodS) / M_PER_FT;
+      const breakdown = scoreConditions(vis.ft, surgeFt, effectiveWindKt(windKt, windOnshore));
+      score = breakdown.score;
+      rating = ratingFor(score)!;
+      why = explainRating({
+        breakdown,
+        rating,
+        visFt: vis.ft,
+        swellFt: swell.heightM / M_PER_FT,
+        swellFromDeg: swell.fromDeg,
+        windKt,
+        windFromDeg,
+        windOnshore: windOnshore >= 0.5,
+        night: sunAltitudeDeg < -0.833,
+        basis: vis.source === "satellite" ? "satellite" : climatology ? "climatology" : "live",
+        satelliteAgeH,
+      });
+    } else {
+      why = missingReason(swell === null, windKt === null);
+    }
+    const confidence = vis ? round(visibilityConfidence(vis.source, climatology, vis.source === "satellite" ? satelliteAgeH : null), 2) : null;
+    const visFt = vis ? Math.round(vis.ft) : null;
+    const json: PeriodJson = {
+      kind,
+      start: isoWithOffset(start, spot.timezone),
+      end: isoWithOffset(end, spot.timezone),
+      rating,
+      score,
+      visibility_ft: visFt,
+      visibility_m: vis ? round(vis.ft * M_PER_FT, 1) : null,
+      swell_height_ft: swell ? round(swell.heightM / M_PER_FT, 1) : null,
+      swell_height_m: swell ? round(swell.heightM, 2) : null,
+      swell_period_s: swell ? round(swell.periodS, 1) : null,
+      swell_from_deg: swell ? Math.round(swell.fromDeg) % 360 : null,
+      wind_speed_kt: windKt === null ? null : round(windKt, 1),
+      wind_gust_kt: gustKt === null ? null : round(gustKt, 1),
+      wind_from_deg: windFromDeg === null ? null : Math.round(windFromDeg) % 360,
+      tide_state: tideState,
+      tide_height_ft: tideFt === null ? null : round(tideFt, 1),
+      water_temp_c: waterTempC === null ? null : round(waterTempC, 1),
+      confidence,
+      visibility_source: vis?.source ?? null,
+      why,
+    };
+    return {
+      kind,
+      date,
+      startHour,
+      start,
+      end,
+      daylight: kind === "forecast" && isDaylightSlot(startHour),
+      score,
+      rating,
+      visFt,
+      swellFt: json.swell_height_ft,
+      swellPeriodS: json.swell_period_s,
+      swellFromDeg: json.swell_from_deg,
+      windKt: json.wind_speed_kt,
+      windFromDeg: json.wind_from_deg,
+      waterTempC: json.water_temp_c,
+      tideState,
+      confidence,
+      visibilitySource: json.visibility_source,
+      origins: [...used].sort((a, b) => a - b),
+      json,
+    };
+  };
+
+  const periods = slots.map((s) => evaluate("forecast", s.date, s.startHour, s.start, s.end));
+  const nowHour = hourFloor(now);
+  const nowcast = evaluate("nowcast", today, -1, nowHour, new Date(nowHour.getTime() + HOUR_MS));
+  const first = slots[0]?.start ?? nowHour;
+  const last = slots[slots.length - 1]?.end ?? nowHour;
+  return {
+    spot,
+    now,
+    today,
+    periods,
+    nowcast,
+    tideEvents: events.filter((e) => e.time >= first && e.time < last),
+    tideOrigin: tides?.origin ?? null,
+    origins: inputs.origins,
+    satelliteAgeH,
+  };
+}
+
+function missingReason(noSwell: boolean, noWind: boolean): string {
+  const missing = [noSwell ? "swell" : null, noWind ? "wind" : null].filter(Boolean).join(" and ");
+  return `No ${missing} data for this period, so it cannot be rated.`;
+}
+
+function meanOf(inputs: HourlyInputs, f: InputField, h0: number, h1: number, used: Set<number>): number | null {
+  const vals = inputs.values[f];
+  const org = inputs.origin[f];
+  let sum = 0;
+  let n = 0;
+  for (let h = Math.max(0, h0); h < Math.min(h1, inputs.hours); h++) {
+    const v = vals[h]!;
+    if (Number.isNaN(v)) continue;
+    sum += v;
+    n++;
+    used.add(org[h]!);
+  }
+  return n === 0 ? null : sum / n;
+}
+
+function maxOf(inputs: HourlyInputs, f: InputField, h0: number, h1: number, used: Set<number>): number | null {
+  const vals = inputs.values[f];
+  const org = inputs.origin[f];
+  let best: number | null = null;
+  for (let h = Math.max(0, h0); h < Math.min(h1, inputs.hours); h++) {
+    const v = vals[h]!;
+    if (Number.isNaN(v)) continue;
+    if (best === null || v > best) best = v;
+    used.add(org[h]!);
+  }
+  return best;
+}
+
+/** Circular mean of a direction field, weighted by its magnitude field. */
+function directionOf(inputs: HourlyInputs, dirField: InputField, weightField: InputField, h0: number, h1: number): number | null {
+  const dirs: number[] = [];
+  const weights: number[] = [];
+  for (let h = Math.max(0, h0); h < Math.min(h1, inputs.hours); h++) {
+    const d = inputs.values[dirField][h]!;
+    if (Number.isNaN(d)) continue;
+    const w = inputs.values[weightField][h]!;
+    dirs.push(d);
+    weights.push(Number.isNaN(w) ? 1 : Math.max(w, 1e-6));
+  }
+  return circularMean(dirs, weights);
+}
+
+/** Upstream feeds and credits a set of periods actually used (tides included). */
+export function provenanceOf(
+  forecast: SpotForecast,
+  periods: readonly PeriodResult[],
+): { origins: Origin[]; sources: string[]; credits: DataCredit[]; freshness: Freshness } {
+  const idx = new Set<number>();
+  for (const p of periods) for (const i of p.origins) idx.add(i);
+  const origins = [...idx]
+    .sort((a, b) => a - b)
+    .map((i) => forecast.origins[i])
+    .filter((o): o is Origin => o !== undefined);
+  const all = forecast.tideOrigin && forecast.tideEvents.length > 0 ? [...origins, forecast.tideOrigin] : origins;
+  return {
+    origins: all,
+    sources: [...new Set([...all.map((o) => o.id), "suncalc"])],
+    credits: unionCredits(all.map((o) => o.credits)),
+    freshness: freshnessOf(origins, forecast.now),
+  };
+}

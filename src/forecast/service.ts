@@ -1,0 +1,65 @@
+// Forecasts on demand: pulls inputs from the configured Source and tides, runs the engine, and keeps
+// the result for the rest of the hour (periods end on the hour, so a forecast computed for an hour
+// is the right answer for every request in it). Concurrent requests for one spot share one build.
+import { LRUCache } from "lru-cache";
+import type { Catalog, Spot } from "../catalog/catalog.js";
+import { HOUR_MS, hourFloor, type Clock } from "../clock.js";
+import { HORIZON_DAYS } from "../limits.js";
+import type { Source, TideSource } from "../sources/types.js";
+import { buildSpotForecast, INPUT_LOOKBACK_H, type SpotForecast } from "./engine.js";
+
+export interface ForecastServiceDeps {
+  source: Source;
+  tides: TideSource;
+  clock: Clock;
+}
+
+export interface TimedForecast {
+  forecast: SpotForecast;
+  /** Wall-clock instant the forecast was built. */
+  generatedAt: Date;
+}
+
+export class ForecastService {
+  readonly #deps: ForecastServiceDeps;
+  readonly #cache: LRUCache<string, TimedForecast>;
+  readonly #inflight = new Map<string, Promise<TimedForecast>>();
+
+  constructor(deps: ForecastServiceDeps, catalog: Catalog) {
+    this.#deps = deps;
+    // One entry per spot and hour; twice the catalogue covers the hour boundary.
+    this.#cache = new LRUCache({ max: Math.max(64, catalog.spots.length * 2) });
+  }
+
+  get clock(): Clock {
+    return this.#deps.clock;
+  }
+
+  /** The spot's forecast for the current hour. */
+  async forecast(spot: Spot): Promise<TimedForecast> {
+    const hour = hourFloor(this.#deps.clock.now());
+    const key = `${spot.id}|${hour.getTime()}`;
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    let pending = this.#inflight.get(key);
+    if (!pending) {
+      pending = this.#build(spot, hour).finally(() => this.#inflight.delete(key));
+      this.#inflight.set(key, pending);
+    }
+    const built = await pending;
+    this.#cache.set(key, built);
+    return built;
+  }
+
+  async #build(spot: Spot, hour: Date): Promise<TimedForecast> {
+    const start = new Date(hour.getTime() - INPUT_LOOKBACK_H * HOUR_MS);
+    // The horizon ends at local midnight after today + 6; 26 h of slack covers any UTC offset.
+    const end = new Date(hour.getTime() + (HORIZON_DAYS * 24 + 26) * HOUR_MS);
+    const [inputs, tides] = await Promise.all([
+      this.#deps.source.hourly(spot, start, end),
+      this.#deps.tides.extremes(spot, new Date(start.getTime() - 24 * HOUR_MS), new Date(end.getTime() + 24 * HOUR_MS)),
+    ]);
+    const forecast = buildSpotForecast({ spot, inputs, tides, now: hour });
+    return { forecast, generatedAt: this.#deps.clock.now() };
+  }
+}

@@ -1,0 +1,146 @@
+// Underwater visibility, heuristic and satellite-anchored.
+//
+//   visibility = baseline × swell × wind × rain × tide × light
+//
+// baseline is the spot's calm-day clarity for the month (catalogue `clarity_ft`), or, when a recent
+// satellite Kd490 exists, a blend of it with the optics estimate that leans on the satellite while the
+// observation is young. The factors only lower it (tide may nudge ±6 %), and are computed only from
+// inputs actually present. Each factor is returned so `why` can name what limits the water.
+import type { SpotRecord } from "../catalog/schema.js";
+import { at, type Curve } from "./curve.js";
+import { horizontalVisibilityM } from "./optics.js";
+import { orbitalVelocity } from "./swell.js";
+
+export const M_PER_FT = 0.3048;
+
+/** Near-bed velocity (m/s) above which the bottom starts to cloud the water. Soulsby 1997 orders. */
+export const RESUSPENSION_THRESHOLD_MS: Record<SpotRecord["bottom"], number> = {
+  sand: 0.12,
+  mixed: 0.18,
+  kelp: 0.22,
+  reef: 0.25,
+  rock: 0.28,
+};
+
+/** Excess orbital velocity over the threshold (m/s) → visibility factor. */
+export const SWELL_FACTOR: Curve = [
+  [0, 1],
+  [0.1, 0.8],
+  [0.2, 0.63],
+  [0.4, 0.43],
+  [0.7, 0.29],
+  [1.0, 0.2],
+];
+
+/** Wind speed (kt) → fraction of visibility lost to chop and mixing with the wind straight onshore. */
+export const WIND_PENALTY: Curve = [
+  [10, 0],
+  [15, 0.08],
+  [20, 0.18],
+  [25, 0.28],
+  [30, 0.36],
+  [40, 0.45],
+];
+/** Offshore wind does a little of the damage onshore wind does. */
+export const OFFSHORE_WIND_SHARE = 0.4;
+
+/** e-folding age (hours) of rain's effect on the water; rain older than 72 h is ignored. */
+export const RAIN_DECAY_H = 36;
+export const RAIN_MEMORY_H = 72;
+/** Decayed rain (mm) at which a spot with runoff 1 loses half its visibility. */
+export const RAIN_HALF_MM = 20;
+
+/** Sun altitude (degrees) → factor: light to see by; after dark only a torch. */
+export const LIGHT_FACTOR: Curve = [
+  [-6, 0.6],
+  [0, 0.85],
+  [20, 1],
+];
+
+/** Tide nudge: rising/high water brings clearer offshore water in, falling/low drains turbid water out. */
+export const TIDE_NUDGE = 0.06;
+
+/** Satellite weight at observation time, and how fast it fades (hours, e-folding). */
+export const SATELLITE_WEIGHT = 0.8;
+export const SATELLITE_DECAY_H = 48;
+
+export type TideState = "high" | "low" | "rising" | "falling";
+
+export interface VisibilityInputs {
+  clarityFt: number;
+  bottom: SpotRecord["bottom"];
+  depthM: number;
+  runoff: number;
+  /** Swell at the spot; null when unknown. */
+  swellHeightM: number | null;
+  swellPeriodS: number | null;
+  windKt: number | null;
+  /** 0 = straight offshore … 1 = straight onshore. */
+  windOnshore: number;
+  /** Rain in the past 72 h, each hour decayed by age (mm). */
+  rainIndexMm: number | null;
+  tideState: TideState | null;
+  sunAltitudeDeg: number;
+  /** Satellite visibility (m) and its age in hours, if a usable observation exists. */
+  satellite: { visibilityM: number; ageH: number } | null;
+}
+
+export interface VisibilityEstimate {
+  ft: number;
+  source: "satellite" | "heuristic";
+  baselineFt: number;
+  factors: { swell: number; wind: number; rain: number; tide: number; light: number };
+  /** Near-bed orbital velocity, m/s. */
+  orbitalMs: number;
+}
+
+/** Returns null when swell or wind is unknown: the estimate would be a guess. */
+export function estimateVisibility(i: VisibilityInputs): VisibilityEstimate | null {
+  if (i.swellHeightM === null || i.swellPeriodS === null || i.windKt === null) return null;
+  const orbitalMs = orbitalVelocity(i.swellHeightM, i.swellPeriodS, i.depthM);
+  const swell = at(SWELL_FACTOR, orbitalMs - RESUSPENSION_THRESHOLD_MS[i.bottom]);
+  const wind = 1 - at(WIND_PENALTY, i.windKt) * (OFFSHORE_WIND_SHARE + (1 - OFFSHORE_WIND_SHARE) * i.windOnshore);
+  const rain = i.rainIndexMm === null ? 1 : 1 / (1 + (i.runoff * i.rainIndexMm) / RAIN_HALF_MM);
+  const tideSign = i.tideState === "rising" || i.tideState === "high" ? 1 : i.tideState === null ? 0 : -1;
+  const tide = 1 + tideSign * TIDE_NUDGE * (0.3 + 0.7 * i.runoff);
+  const light = at(LIGHT_FACTOR, i.sunAltitudeDeg);
+
+  let baselineFt = i.clarityFt;
+  let source: VisibilityEstimate["source"] = "heuristic";
+  if (i.satellite) {
+    const w = satelliteWeight(i.satellite.ageH);
+    baselineFt = w * (i.satellite.visibilityM / M_PER_FT) + (1 - w) * i.clarityFt;
+    source = "satellite";
+  }
+  const ft = Math.max(1, baselineFt * swell * wind * rain * tide * light);
+  return { ft, source, baselineFt, factors: { swell, wind, rain, tide, light }, orbitalMs };
+}
+
+export function satelliteWeight(ageH: number): number {
+  return SATELLITE_WEIGHT * Math.exp(-Math.max(0, ageH) / SATELLITE_DECAY_H);
+}
+
+export function satelliteVisibilityM(kd490: number): number {
+  return horizontalVisibilityM(kd490);
+}
+
+/** Rain index at hour index `h` from an hourly precipitation series (NaN = unknown). */
+export function rainIndexAt(precipMm: Float64Array, h: number): number | null {
+  let sum = 0;
+  let known = 0;
+  for (let age = 0; age < RAIN_MEMORY_H; age++) {
+    const j = h - age;
+    if (j < 0) break;
+    const p = precipMm[j]!;
+    if (Number.isNaN(p)) continue;
+    known++;
+    sum += p * Math.exp(-age / RAIN_DECAY_H);
+  }
+  return known === 0 ? null : sum;
+}
+
+/** Facts-layer confidence in a visibility estimate (0–1), before any decision-layer factors. */
+export function visibilityConfidence(source: VisibilityEstimate["source"], climatology: boolean, satelliteAgeH: number | null): number {
+  if (source === "satellite" && satelliteAgeH !== null) return 0.55 + 0.35 * Math.exp(-satelliteAgeH / SATELLITE_DECAY_H);
+  return climatology ? 0.35 : 0.6;
+}

@@ -1,0 +1,35 @@
+// Human formatting of conditions for cards and Markdown: the units a US diver expects first, metric
+// in parentheses. One place, so the card, the Markdown and the share image say the same thing.
+import { compass8 } from "./geo.js";
+
+export function formatVisibility(ft: number | null, m: number | null): string | null {
+  if (ft === null) return null;
+  return `${ft} ft (${m ?? Math.round(ft * 0.3048)} m)`;
+}
+
+export function formatSwell(ft: number | null, periodS: number | null, fromDeg: number | null): string | null {
+  if (ft === null) return null;
+  const dir = compass8(fromDeg);
+  const period = periodS === null ? "" : ` @ ${Math.round(periodS)} s`;
+  return `${ft} ft${dir ? ` ${dir}` : ""}${period} (${(ft * 0.3048).toFixed(1)} m)`;
+}
+
+export function formatWind(kt: number | null, fromDeg: number | null): string | null {
+  if (kt === null) return null;
+  const dir = compass8(fromDeg);
+  return `${Math.round(kt)} kt${dir ? ` ${dir}` : ""} (${Math.round(kt * 1.852)} km/h)`;
+}
+
+export function cToF(c: number): number {
+  return Math.round((c * 9) / 5 + 32);
+}
+
+export function formatTemp(c: number | null): string | null {
+  if (c === null) return null;
+  return `${cToF(c)} °F (${c.toFixed(0)} °C)`;
+}
+
+/** Escapes the characters Markdown would treat as formatting in user-visible names and text. */
+export function mdEscape(s: string): string {
+  return s.replace(/([\\`*_[\]|<>#])/g, "\\$1");
+}

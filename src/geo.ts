@@ -1,0 +1,54 @@
+// Great-circle distance and compass helpers.
+import { OCTANTS, type Octant } from "./catalog/schema.js";
+
+const EARTH_RADIUS_KM = 6371.0088;
+const rad = (d: number) => (d * Math.PI) / 180;
+
+/** Great-circle (haversine) distance in kilometres. */
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = rad(lat2 - lat1);
+  const dLon = rad(lon2 - lon1);
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Centre bearing of an octant, degrees true. */
+export function octantDeg(o: Octant): number {
+  return OCTANTS.indexOf(o) * 45;
+}
+
+/** 8-point compass name for a direction in degrees. */
+export function compass8(deg: number | null): Octant | null {
+  if (deg === null || !Number.isFinite(deg)) return null;
+  const i = Math.round((((deg % 360) + 360) % 360) / 45) % 8;
+  return OCTANTS[i]!;
+}
+
+/** Smallest angle between two bearings, 0..180. */
+export function angleBetween(a: number, b: number): number {
+  const d = Math.abs((((a - b) % 360) + 360) % 360);
+  return d > 180 ? 360 - d : d;
+}
+
+/** Mean of directions (degrees), weighted; null if there are none. */
+export function circularMean(degs: readonly number[], weights?: readonly number[]): number | null {
+  let x = 0;
+  let y = 0;
+  let n = 0;
+  degs.forEach((d, i) => {
+    if (!Number.isFinite(d)) return;
+    const w = weights?.[i] ?? 1;
+    x += w * Math.cos(rad(d));
+    y += w * Math.sin(rad(d));
+    n++;
+  });
+  if (n === 0 || (x === 0 && y === 0)) return null;
+  const deg = (Math.atan2(y, x) * 180) / Math.PI;
+  return (deg + 360) % 360;
+}
+
+/** Rounds to `dp` decimals; never returns -0. */
+export const round = (v: number, dp: number) => {
+  const f = 10 ** dp;
+  return Math.round(v * f) / f + 0;
+};

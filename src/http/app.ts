@@ -1,0 +1,82 @@
+// The HTTP surface: REST routes (thin adapters over the tool handlers), discovery documents and
+// pages. Every response carries CORS and the Link header; every error is a problem+json body.
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { ServiceContext } from "../context.js";
+import { isServiceError, ServiceError } from "../errors.js";
+import { SourceUnavailableError } from "../sources/types.js";
+import { MAX_QUERY_BYTES } from "../limits.js";
+import { getConditions } from "../../tools/get-conditions.js";
+import { listCoverage } from "../../tools/list-coverage.js";
+import { listSpots } from "../facts/spots.js";
+import { sendProblem } from "./problem.js";
+import { openApiDocument } from "./openapi.js";
+
+type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
+
+export function createApp(ctx: ServiceContext): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+  app.set("query parser", "simple");
+
+  const linkHeader = `<${ctx.links.docs}>; rel="service-doc", <${ctx.links.openapi}>; rel="service-desc"; type="application/openapi+json"`;
+  app.use((req, res, next) => {
+    res.setHeader("Link", linkHeader);
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    const q = req.url.indexOf("?");
+    if (q >= 0 && req.url.length - q - 1 > MAX_QUERY_BYTES) {
+      return fail(res, new ServiceError("uri_too_long", `Query strings are limited to ${MAX_QUERY_BYTES} bytes.`));
+    }
+    next();
+  });
+
+  const fail = (res: Response, err: ServiceError) => sendProblem(res, err, ctx.links.base, ctx.source);
+  const json = (res: Response, body: unknown) => res.type("application/json").send(JSON.stringify(body));
+
+  /** GET-only JSON route; OPTIONS answers CORS preflight; other methods get 405. */
+  const route = (path: string, handler: Handler) => {
+    app
+      .route(path)
+      .get(async (req, res, next) => {
+        try {
+          json(res, await handler(req, res));
+        } catch (e) {
+          next(e);
+        }
+      })
+      .options((_req, res) => {
+        res.setHeader("Access-Control-Allow-Methods", "GET, OPTIONS");
+        res.setHeader("Access-Control-Allow-Headers", "Authorization, X-Service-Key, Content-Type");
+        res.setHeader("Access-Control-Max-Age", "86400");
+        res.status(204).end();
+      })
+      .all((req, res) => {
+        res.setHeader("Allow", "GET, OPTIONS");
+        fail(res, new ServiceError("method_not_allowed", `${req.method} is not supported here; use GET.`));
+      });
+  };
+
+  route("/api/v1/conditions", (req) => getConditions(req.query, ctx));
+  route("/api/v1/spots", (req) => listSpots(req.query, ctx));
+  route("/api/v1/coverage", (req) => listCoverage(req.query, ctx));
+  route("/openapi.json", () => openApiDocument(ctx));
+  route("/healthz", () => ({ status: "ok" }));
+
+  app.use((req, res) => fail(res, new ServiceError("not_found", `No route for ${req.method} ${req.path}. The API is described at ${ctx.links.openapi}.`)));
+
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (isServiceError(err)) return fail(res, err);
+    if (err instanceof SourceUnavailableError) {
+      return fail(res, new ServiceError("data_unavailable", `Upstream data is unavailable right now: ${err.message}.`, { retryAfterS: err.retryAfterS }));
+    }
+    const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+    if (status === 400 || status === 413 || status === 414 || status === 431) {
+      const code = status === 413 ? "request_too_large" : status === 414 ? "uri_too_long" : status === 431 ? "header_too_large" : "invalid_parameter";
+      return fail(res, new ServiceError(code, "The request could not be read."));
+    }
+    ctx.log.error({ err, path: req.path }, "unhandled error");
+    fail(res, new ServiceError("unavailable", "The service hit an unexpected problem; please retry shortly.", { retryAfterS: 30 }));
+  });
+  return app;
+}

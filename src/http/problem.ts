@@ -1,0 +1,26 @@
+// RFC 9457 problem bodies for ServiceErrors: type URI into the OpenAPI document, stable code, source.
+import type { Response } from "express";
+import type { Source } from "../attribution.js";
+import { ServiceError } from "../errors.js";
+
+export function problemType(baseUrl: string, code: string): string {
+  return `${baseUrl}/openapi.json#problem-${code}`;
+}
+
+export function problemBody(err: ServiceError, baseUrl: string, source: Source): Record<string, unknown> {
+  return {
+    type: problemType(baseUrl, err.code),
+    title: err.title,
+    status: err.status,
+    detail: err.detail,
+    code: err.code,
+    ...(err.upgradeUrl ? { upgrade_url: err.upgradeUrl } : {}),
+    ...(err.extra ?? {}),
+    source,
+  };
+}
+
+export function sendProblem(res: Response, err: ServiceError, baseUrl: string, source: Source): void {
+  if (err.retryAfterS !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfterS))));
+  res.status(err.status).type("application/problem+json").send(JSON.stringify(problemBody(err, baseUrl, source)));
+}

@@ -1,0 +1,79 @@
+// Input rules shared by the REST routes and the MCP tools, so both reject the same inputs with the
+// same codes. REST hands over raw query values (strings, or arrays when a key repeats); MCP hands
+// over typed arguments. Every parser accepts both.
+import type { Catalog, Spot } from "./catalog/catalog.js";
+import { ServiceError, type ErrorCode } from "./errors.js";
+import { SPOT_ID_PATTERN } from "./limits.js";
+import { isValidDate } from "./time/zone.js";
+
+export type Raw = string | number | readonly unknown[] | undefined | null | unknown;
+
+function single(name: string, v: Raw, code: ErrorCode): string | number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) throw new ServiceError(code, `Give \`${name}\` once; it was repeated ${v.length} times.`);
+  if (typeof v === "string" || typeof v === "number") return v;
+  throw new ServiceError(code, `\`${name}\` must be a single value.`);
+}
+
+/** A present, non-empty string parameter, or undefined. */
+export function optionalString(name: string, v: Raw, code: ErrorCode = "invalid_parameter"): string | undefined {
+  const s = single(name, v, code);
+  if (s === undefined) return undefined;
+  const str = String(s).trim();
+  return str === "" ? undefined : str;
+}
+
+function number(name: string, v: Raw, code: ErrorCode): number | undefined {
+  const s = single(name, v, code);
+  if (s === undefined || s === "") return undefined;
+  const n = typeof s === "number" ? s : /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(s) ? Number(s) : Number.NaN;
+  if (!Number.isFinite(n)) throw new ServiceError(code, `\`${name}\` must be a number; got ${JSON.stringify(s)}.`);
+  return n;
+}
+
+export interface Point {
+  lat: number;
+  lon: number;
+}
+
+/** lat and lon together, in range; undefined when neither is given. */
+export function parsePoint(latRaw: Raw, lonRaw: Raw): Point | undefined {
+  const lat = number("lat", latRaw, "invalid_coordinates");
+  const lon = number("lon", lonRaw, "invalid_coordinates");
+  if (lat === undefined && lon === undefined) return undefined;
+  if (lat === undefined || lon === undefined) {
+    throw new ServiceError("invalid_coordinates", "Give `lat` and `lon` together (decimal degrees).");
+  }
+  if (lat < -90 || lat > 90) throw new ServiceError("invalid_coordinates", `\`lat\` must be between -90 and 90; got ${lat}.`);
+  if (lon < -180 || lon > 180) throw new ServiceError("invalid_coordinates", `\`lon\` must be between -180 and 180; got ${lon}.`);
+  return { lat, lon };
+}
+
+/** A spot id parameter: one value only (`one_spot_per_request`), matching the id pattern. */
+export function parseSpotId(v: Raw): string | undefined {
+  const s = optionalString("spot", v, "one_spot_per_request");
+  if (s !== undefined && s.includes(",")) {
+    throw new ServiceError("one_spot_per_request", "Ask about one spot per request; `spot` held a list.");
+  }
+  return s;
+}
+
+/** Looks a spot id up, with a suggestion when it is not known. */
+export function resolveSpot(catalog: Catalog, id: string): Spot {
+  const spot = SPOT_ID_PATTERN.test(id) ? catalog.spot(id) : undefined;
+  if (spot) return spot;
+  const guesses = catalog.search(id.replace(/[-_]+/g, " ")).slice(0, 3);
+  const hint = guesses.length > 0 ? ` Did you mean ${guesses.map((s) => `\`${s.id}\``).join(", ")}?` : "";
+  const form = SPOT_ID_PATTERN.test(id) ? "" : " Spot ids are lower-case letters, digits and hyphens (^[a-z0-9-]{1,64}$).";
+  throw new ServiceError("unknown_spot", `No spot with id \`${id}\`.${form}${hint} The list of spots is at /api/v1/spots.`);
+}
+
+/** A YYYY-MM-DD calendar date that exists (2026-02-30 does not). */
+export function parseDate(name: string, v: Raw): string | undefined {
+  const s = optionalString(name, v, "invalid_date");
+  if (s === undefined) return undefined;
+  if (!isValidDate(s)) throw new ServiceError("invalid_date", `\`${name}\` must be a real calendar date written YYYY-MM-DD; got ${JSON.stringify(s)}.`);
+  return s;
+}
+
+export { number as parseNumber };

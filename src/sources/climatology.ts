@@ -1,0 +1,125 @@
+// The embedded default source: seasonal norms per region and month (data/climatology/*.json),
+// turned into deterministic hourly inputs. Never a forecast, and always labelled as seasonal norms.
+//
+// Scalars (wind speed, water temperature, rain, cloud) are interpolated linearly between month
+// midpoints so a week that crosses a month boundary does not jump; swell trains are taken from the
+// calendar month as listed (blending trains from different directions would invent swells).
+// Wind follows a daily cosine cycle around its monthly mean, peaking at the table's peak hour.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DataCredit } from "../attribution.js";
+import type { Spot } from "../catalog/catalog.js";
+import { DATA_DIR } from "../paths.js";
+import { HOUR_MS } from "../clock.js";
+import { offsetMinutes } from "../time/zone.js";
+import { ClimatologyTable, type ClimatologyMonth } from "./climatology-schema.js";
+import { emptyInputs, SWELL_TRAINS, SourceUnavailableError, type HourlyInputs, type Origin, type Source } from "./types.js";
+
+export function loadClimatology(dir = join(DATA_DIR, "climatology")): Map<string, ClimatologyTable> {
+  const tables = new Map<string, ClimatologyTable>();
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
+    const parsed = ClimatologyTable.safeParse(JSON.parse(readFileSync(join(dir, f), "utf8")));
+    if (!parsed.success) throw new Error(`climatology ${f}: ${parsed.error.message}`);
+    tables.set(parsed.data.region, parsed.data);
+  }
+  return tables;
+}
+
+export function climatologyCredit(table: ClimatologyTable, regionName: string): DataCredit {
+  return {
+    provider: "Ocean Conditions seasonal norms",
+    credit: `Seasonal norms for ${regionName} (not a forecast), compiled from: ${table.sources.map((s) => s.title).join("; ")}`,
+    url: table.sources[0]!.url,
+    license: "Compiled from public records; see each source",
+  };
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export class ClimatologySource implements Source {
+  readonly id = "climatology";
+  readonly #tables: Map<string, ClimatologyTable>;
+  readonly #origins = new Map<string, Origin>();
+
+  constructor(tables: Map<string, ClimatologyTable>) {
+    this.#tables = tables;
+  }
+
+  table(regionId: string): ClimatologyTable | undefined {
+    return this.#tables.get(regionId);
+  }
+
+  origin(spot: Spot): Origin | null {
+    const table = this.#tables.get(spot.region.id);
+    if (!table) return null;
+    let o = this.#origins.get(spot.region.id);
+    if (!o) {
+      o = {
+        id: `climatology:${spot.region.id}`,
+        climatology: true,
+        fetchedAt: null,
+        credits: [climatologyCredit(table, spot.region.name)],
+      };
+      this.#origins.set(spot.region.id, o);
+    }
+    return o;
+  }
+
+  async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
+    return this.hourlySync(spot, start, end);
+  }
+
+  hourlySync(spot: Spot, start: Date, end: Date): HourlyInputs {
+    const table = this.#tables.get(spot.region.id);
+    const origin = this.origin(spot);
+    if (!table || !origin) throw new SourceUnavailableError(`no seasonal norms for region ${spot.region.id}`);
+    const hours = Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS));
+    const out = emptyInputs(start, hours);
+    out.origins.push(origin);
+    const v = out.values;
+    for (let h = 0; h < hours; h++) {
+      const t = start.getTime() + h * HOUR_MS;
+      const local = new Date(t + offsetMinutes(new Date(t), spot.timezone) * 60_000);
+      const month = local.getUTCMonth(); // 0-based
+      const dayFrac = (local.getUTCDate() - 0.5) / DAYS_IN_MONTH[month]!;
+      const localHour = local.getUTCHours();
+      const m = table.months[month]!;
+      const scalar = (pick: (x: ClimatologyMonth) => number) => interpolate(table.months, month, dayFrac, pick);
+
+      m.swell.forEach((train, i) => {
+        const [hf, pf, df] = SWELL_TRAINS[i]!;
+        v[hf][h] = train.height_m;
+        v[pf][h] = train.period_s;
+        v[df][h] = train.from_deg;
+      });
+      const meanKt = scalar((x) => x.wind.speed_kt);
+      const range = scalar((x) => x.wind.diurnal_range_kt);
+      const speed = Math.max(0, meanKt + (range / 2) * Math.cos((2 * Math.PI * (localHour - m.wind.peak_hour)) / 24));
+      const gustRatio = m.wind.speed_kt > 0 ? m.wind.gust_kt / m.wind.speed_kt : 1.4;
+      v.wind_speed_kt[h] = speed;
+      v.wind_gust_kt[h] = speed * gustRatio;
+      v.wind_from_deg[h] = m.wind.from_deg;
+      v.precip_mm[h] = scalar((x) => x.rain_mm) / DAYS_IN_MONTH[month]! / 24;
+      v.cloud_pct[h] = scalar((x) => x.cloud_pct);
+      v.water_temp_c[h] = scalar((x) => x.water_temp_c);
+    }
+    for (const f of Object.keys(v) as (keyof typeof v)[]) {
+      const vals = v[f];
+      const org = out.origin[f];
+      for (let h = 0; h < hours; h++) if (!Number.isNaN(vals[h]!)) org[h] = 0;
+    }
+    return out;
+  }
+}
+
+/** Linear interpolation between month midpoints; `dayFrac` is the position within `month` (0..1). */
+function interpolate(
+  months: readonly ClimatologyMonth[],
+  month: number,
+  dayFrac: number,
+  pick: (m: ClimatologyMonth) => number,
+): number {
+  const other = dayFrac < 0.5 ? (month + 11) % 12 : (month + 1) % 12;
+  const w = Math.abs(dayFrac - 0.5); // 0 at mid-month, 0.5 at the boundary
+  return pick(months[month]!) * (1 - w) + pick(months[other]!) * w;
+}

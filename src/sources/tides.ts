@@ -1,0 +1,165 @@
+// Tides: offline harmonic prediction (@neaps/tide-predictor over the constants extracted into
+// data/tide-stations.json), plus the pure helpers that turn high/low waters into a height and a
+// state at any instant. Heights are always feet above MLLW.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { useStation, type Station } from "@neaps/tide-predictor";
+import { LRUCache } from "lru-cache";
+import type { DataCredit } from "../attribution.js";
+import type { Spot } from "../catalog/catalog.js";
+import { DATA_DIR } from "../paths.js";
+import { DAY_MS } from "../clock.js";
+import type { Origin, TideEvent, TideSeries, TideSource } from "./types.js";
+
+interface StationFile {
+  generated_from: string;
+  stations: Record<string, Station & { license: { type: string; commercial_use: boolean; url: string }; attribution: string }>;
+}
+
+export type TideStationRecord = StationFile["stations"][string];
+
+/** The extracted stations, loaded once. */
+export function loadTideStations(file = join(DATA_DIR, "tide-stations.json")): Map<string, TideStationRecord> {
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as StationFile;
+  return new Map(Object.entries(parsed.stations));
+}
+
+/** The credit a station's licence asks for, shown in `data_credits`. */
+export function tideStationCredit(st: TideStationRecord): DataCredit {
+  const isNoaa = st.id.startsWith("noaa/");
+  return {
+    provider: isNoaa ? "NOAA CO-OPS harmonic constants via the Neaps tide database" : `${st.source.name} via the Neaps tide database`,
+    credit: isNoaa
+      ? `Tide predictions computed from NOAA harmonic constants for station ${st.source.id} (${st.name}); ${st.attribution}`
+      : `Tide predictions for ${st.name}: ${st.attribution}`,
+    url: st.source.url,
+    license: isNoaa ? "Public domain (U.S. Government)" : (LICENSE_NAMES[st.license.type] ?? st.license.type),
+  };
+}
+
+const LICENSE_NAMES: Record<string, string> = {
+  "cc-by-4.0": "CC BY 4.0",
+  "cc-by-nc-4.0": "CC BY-NC 4.0",
+  "public domain": "Public domain",
+};
+
+const WINDOW_DAYS = 12;
+
+/** Offline tide source: real harmonic predictions, deterministic, no network. */
+export class HarmonicTideSource implements TideSource {
+  readonly id = "tide-harmonics";
+  readonly #stations: Map<string, TideStationRecord>;
+  readonly #predictors = new Map<string, ReturnType<typeof useStation>>();
+  readonly #origins = new Map<string, Origin>();
+  // Extremes per station for a 12-day window starting on a UTC day; tides never change, so any
+  // window computed once stays right. Bounded: ~40 stations × a few windows.
+  readonly #windows = new LRUCache<string, TideEvent[]>({ max: 512 });
+
+  constructor(stations: Map<string, TideStationRecord>) {
+    this.#stations = stations;
+  }
+
+  station(id: string): TideStationRecord | undefined {
+    return this.#stations.get(id);
+  }
+
+  origin(stationId: string): Origin | null {
+    const st = this.#stations.get(stationId);
+    if (!st) return null;
+    let o = this.#origins.get(stationId);
+    if (!o) {
+      o = { id: `tide-harmonics:${stationId}`, climatology: false, fetchedAt: null, credits: [tideStationCredit(st)] };
+      this.#origins.set(stationId, o);
+    }
+    return o;
+  }
+
+  async extremes(spot: Spot, start: Date, end: Date): Promise<TideSeries | null> {
+    return this.extremesSync(spot.tide_station, start, end);
+  }
+
+  /** High/low waters at a station between two instants (inclusive). */
+  extremesSync(stationId: string, start: Date, end: Date): TideSeries | null {
+    const st = this.#stations.get(stationId);
+    const origin = this.origin(stationId);
+    if (!st || !origin) return null;
+    const events: TideEvent[] = [];
+    // Windows overlap by two days so an event near a window edge is never lost.
+    const firstDay = Math.floor(start.getTime() / DAY_MS) - 1;
+    for (let day = firstDay; day * DAY_MS <= end.getTime(); day += WINDOW_DAYS - 2) {
+      for (const e of this.#window(stationId, st, day)) {
+        const t = e.time.getTime();
+        if (t >= start.getTime() && t <= end.getTime() && !events.some((x) => Math.abs(x.time.getTime() - t) < 60_000)) {
+          events.push(e);
+        }
+      }
+    }
+    events.sort((a, b) => a.time.getTime() - b.time.getTime());
+    return { stationId, stationName: st.name, events, origin };
+  }
+
+  #window(stationId: string, st: TideStationRecord, day: number): TideEvent[] {
+    const key = `${stationId}|${day}`;
+    let events = this.#windows.get(key);
+    if (!events) {
+      let p = this.#predictors.get(stationId);
+      if (!p) {
+        p = useStation(st);
+        this.#predictors.set(stationId, p);
+      }
+      const { extremes } = p.getExtremesPrediction({
+        start: new Date(day * DAY_MS),
+        end: new Date((day + WINDOW_DAYS) * DAY_MS),
+        datum: "MLLW",
+        units: "feet",
+      });
+      events = extremes.map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level }));
+      this.#windows.set(key, events);
+    }
+    return events;
+  }
+}
+
+/**
+ * Water level between two extremes by cosine interpolation — the standard way to read heights off a
+ * high/low table (NOAA uses it for subordinate stations). Null outside the events' span.
+ */
+export function tideHeightAt(events: readonly TideEvent[], t: Date): number | null {
+  const ms = t.getTime();
+  const i = upperIndex(events, ms);
+  if (i <= 0 || i >= events.length) return null;
+  const a = events[i - 1]!;
+  const b = events[i]!;
+  const ta = a.time.getTime();
+  const tb = b.time.getTime();
+  const phase = (ms - ta) / (tb - ta);
+  return a.heightFt + ((b.heightFt - a.heightFt) * (1 - Math.cos(Math.PI * phase))) / 2;
+}
+
+/** Within this long of a high or low water, the tide is called high or low. */
+export const SLACK_WINDOW_MS = 60 * 60_000;
+
+/** `high`/`low` within an hour of an extreme, otherwise `rising`/`falling`; null outside the events. */
+export function tideStateAt(events: readonly TideEvent[], t: Date): "high" | "low" | "rising" | "falling" | null {
+  const ms = t.getTime();
+  const i = upperIndex(events, ms);
+  if (i <= 0 || i >= events.length) return null;
+  const prev = events[i - 1]!;
+  const next = events[i]!;
+  const dPrev = ms - prev.time.getTime();
+  const dNext = next.time.getTime() - ms;
+  if (Math.min(dPrev, dNext) <= SLACK_WINDOW_MS) return dPrev <= dNext ? prev.type : next.type;
+  return next.type === "high" ? "rising" : "falling";
+}
+
+/** Index of the first event strictly after `ms` (events sorted by time). */
+function upperIndex(events: readonly TideEvent[], ms: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid]!.time.getTime() <= ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,204 @@
+// Spot-local calendar arithmetic on IANA zones via Intl (Node 20 ships full ICU).
+// Dates are "YYYY-MM-DD" strings in the spot's zone; instants are Date objects.
+import { DAY_MS, HOUR_MS } from "../clock.js";
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      weekday: "short",
+    });
+    partsFormatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export interface LocalParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 = Sunday. */
+  weekday: number;
+}
+
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+/** Wall-clock fields of instant `t` in `timeZone`. */
+export function localParts(t: Date, timeZone: string): LocalParts {
+  const out: LocalParts = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, weekday: 0 };
+  for (const p of partsFormatter(timeZone).formatToParts(t)) {
+    switch (p.type) {
+      case "year":
+        out.year = Number(p.value);
+        break;
+      case "month":
+        out.month = Number(p.value);
+        break;
+      case "day":
+        out.day = Number(p.value);
+        break;
+      case "hour":
+        out.hour = Number(p.value);
+        break;
+      case "minute":
+        out.minute = Number(p.value);
+        break;
+      case "second":
+        out.second = Number(p.value);
+        break;
+      case "weekday":
+        out.weekday = WEEKDAYS.indexOf(p.value);
+        break;
+    }
+  }
+  return out;
+}
+
+// Offsets only change on whole minutes at most a few times a year; memoise per zone and UTC hour.
+const offsetCache = new Map<string, number>();
+
+/** UTC offset of `timeZone` at instant `t`, in minutes (e.g. -600 for Honolulu). */
+export function offsetMinutes(t: Date, timeZone: string): number {
+  const hourKey = Math.floor(t.getTime() / HOUR_MS);
+  const key = `${timeZone}|${hourKey}`;
+  const cached = offsetCache.get(key);
+  if (cached !== undefined) return cached;
+  const p = localParts(new Date(hourKey * HOUR_MS), timeZone);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const minutes = Math.round((asUtc - hourKey * HOUR_MS) / 60_000);
+  if (offsetCache.size > 50_000) offsetCache.clear();
+  offsetCache.set(key, minutes);
+  return minutes;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+
+function dateString(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, "0")}-${pad2(month)}-${pad2(day)}`;
+}
+
+/** Spot-local calendar date of instant `t`. */
+export function localDate(t: Date, timeZone: string): string {
+  const shifted = new Date(t.getTime() + offsetMinutes(t, timeZone) * 60_000);
+  return dateString(shifted.getUTCFullYear(), shifted.getUTCMonth() + 1, shifted.getUTCDate());
+}
+
+/** Spot-local hour (0-23) of instant `t`. */
+export function localHour(t: Date, timeZone: string): number {
+  const shifted = new Date(t.getTime() + offsetMinutes(t, timeZone) * 60_000);
+  return shifted.getUTCHours();
+}
+
+/** "+HH:MM" / "-HH:MM" for an offset in minutes. */
+export function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+}
+
+/** ISO 8601 date-time carrying the zone's offset at that instant, e.g. "2026-11-21T06:00:00-10:00". */
+export function isoWithOffset(t: Date, timeZone: string): string {
+  const off = offsetMinutes(t, timeZone);
+  const s = new Date(t.getTime() + off * 60_000);
+  return (
+    `${dateString(s.getUTCFullYear(), s.getUTCMonth() + 1, s.getUTCDate())}` +
+    `T${pad2(s.getUTCHours())}:${pad2(s.getUTCMinutes())}:${pad2(s.getUTCSeconds())}${formatOffset(off)}`
+  );
+}
+
+/** "HH:MM" wall-clock time of `t` in the zone. */
+export function localHHMM(t: Date, timeZone: string): string {
+  const s = new Date(t.getTime() + offsetMinutes(t, timeZone) * 60_000);
+  return `${pad2(s.getUTCHours())}:${pad2(s.getUTCMinutes())}`;
+}
+
+/**
+ * The instant at which the zone's wall clock reads `date` `hour`:00. In a spring-forward gap the
+ * first instant after the gap is returned; in a fall-back overlap, the earlier of the two.
+ */
+export function zonedInstant(date: string, hour: number, timeZone: string): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const wallAsUtc = Date.UTC(y, m - 1, d, hour);
+  // Try the offsets in force a day either side of the guess; pick the earliest that maps back exactly.
+  const candidates = new Set<number>();
+  for (const probe of [wallAsUtc - DAY_MS, wallAsUtc, wallAsUtc + DAY_MS]) {
+    candidates.add(offsetMinutes(new Date(probe), timeZone));
+  }
+  let best: number | null = null;
+  for (const off of candidates) {
+    const t = wallAsUtc - off * 60_000;
+    if (offsetMinutes(new Date(t), timeZone) === off && (best === null || t < best)) best = t;
+  }
+  if (best !== null) return new Date(best);
+  // Gap: the wall time does not exist; use the offset before the gap, which lands just after it.
+  const before = offsetMinutes(new Date(wallAsUtc - DAY_MS), timeZone);
+  return new Date(wallAsUtc - before * 60_000);
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True when `s` is a real calendar date written YYYY-MM-DD (rejects 2026-02-30). */
+export function isValidDate(s: string): boolean {
+  const m = DATE_RE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1 || y < 1900 || y > 2999) return false;
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/** Calendar arithmetic on YYYY-MM-DD strings. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d) + days * DAY_MS);
+  return dateString(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+}
+
+/** Whole days from `a` to `b` (b - a). */
+export function daysBetween(a: string, b: string): number {
+  const [ay, am, ad] = a.split("-").map(Number) as [number, number, number];
+  const [by, bm, bd] = b.split("-").map(Number) as [number, number, number];
+  return Math.round((Date.UTC(by, bm - 1, bd) - Date.UTC(ay, am - 1, ad)) / DAY_MS);
+}
+
+/** Month 1-12 of a YYYY-MM-DD date. */
+export function monthOf(date: string): number {
+  return Number(date.slice(5, 7));
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const WEEKDAY_OF = (date: string) => {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]!;
+};
+
+/** "Today", "Tomorrow", or a short label such as "Sat, Nov 28", relative to spot-local `today`. */
+export function dateLabel(date: string, today: string): string {
+  const diff = daysBetween(today, date);
+  if (diff === 0) return "Today";
+  if (diff === 1) return "Tomorrow";
+  return `${WEEKDAY_OF(date)}, ${MONTHS[monthOf(date) - 1]} ${Number(date.slice(8, 10))}`;
+}
+
+/** True when the IANA zone is known to this runtime. */
+export function isKnownTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,63 @@
+// Test harness: the real service (context + Express app) on an ephemeral 127.0.0.1 port, with a
+// pinned clock. Each call starts its own server; `close()` stops it.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { FixedClock } from "../../src/clock.js";
+import { loadConfig } from "../../src/config.js";
+import { createContext, type ContextOptions, type ServiceContext } from "../../src/context.js";
+import { createApp } from "../../src/http/app.js";
+import { createLogger } from "../../src/logger.js";
+
+export interface TestService {
+  base: string;
+  ctx: ServiceContext;
+  clock: FixedClock;
+  server: Server;
+  get(path: string, init?: RequestInit): Promise<Response>;
+  json<T = Record<string, unknown>>(path: string, init?: RequestInit): Promise<{ status: number; body: T; res: Response }>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions extends Partial<Omit<ContextOptions, "config" | "clock" | "log">> {
+  /** Pinned time (default 2026-11-21T19:00:00Z = 09:00 in Honolulu, 11:00 in San Diego). */
+  now?: string;
+  env?: Record<string, string>;
+}
+
+export const DEFAULT_NOW = "2026-11-21T19:00:00Z";
+
+export async function startService(opts: StartOptions = {}): Promise<TestService> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "silent", ...opts.env });
+  const clock = new FixedClock(opts.now ?? DEFAULT_NOW);
+  const { now: _now, env: _env, ...rest } = opts;
+  const ctx = createContext({ config, clock, log: createLogger("silent"), ...rest });
+  server.on("request", createApp(ctx));
+  const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, init);
+  return {
+    base,
+    ctx,
+    clock,
+    server,
+    get,
+    async json<T>(path: string, init?: RequestInit) {
+      const res = await get(path, init);
+      const text = await res.text();
+      let body: T;
+      try {
+        body = JSON.parse(text) as T;
+      } catch {
+        throw new Error(`${path}: not JSON (${res.status}): ${text.slice(0, 200)}`);
+      }
+      return { status: res.status, body, res };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { horizontalVisibilityM, kdParFromKd490, secchiDepthM } from "../src/forecast/optics.js";
+import { exposureWeight, orbitalVelocity, SHELTERED_WEIGHT, swellAtSpot } from "../src/forecast/swell.js";
+import { estimateVisibility, type VisibilityInputs } from "../src/forecast/visibility.js";
+
+describe("optics: Kd490 → Secchi depth (Morel 2007 Kd(PAR), Z_SD = 1.7/Kd(PAR))", () => {
+  // Reference values computed in the research notes for the same formulas.
+  it.each([
+    [0.02, 0.036, 48],
+    [0.03, 0.067, 25],
+    [0.05, 0.103, 16],
+    [0.08, 0.14, 12],
+    [0.12, 0.181, 9],
+    [0.2, 0.256, 7],
+    [0.35, 0.392, 4],
+    [0.6, 0.615, 2.8],
+  ])("Kd490 %s → Kd(PAR) %s, Secchi ≈ %s m", (kd, kdPar, zsd) => {
+    expect(kdParFromKd490(kd)).toBeCloseTo(kdPar, 2);
+    expect(Math.abs(secchiDepthM(kd) - zsd)).toBeLessThan(0.7);
+  });
+  it("gets clearer as attenuation falls", () => {
+    expect(horizontalVisibilityM(0.03)).toBeGreaterThan(horizontalVisibilityM(0.08));
+  });
+});
+
+describe("swell physics", () => {
+  // Linear wave theory values from the research notes.
+  it.each([
+    [1, 6, 10, 0.31],
+    [1, 6, 20, 0.11],
+    [1, 14, 10, 0.46],
+    [1, 14, 20, 0.3],
+    [2, 15, 10, 0.93],
+  ])("H=%s m T=%s s depth %s m → near-bed velocity ≈ %s m/s", (h, t, d, ub) => {
+    expect(orbitalVelocity(h, t, d)).toBeCloseTo(ub, 1);
+  });
+
+  it("weights swell by the spot's exposure", () => {
+    expect(exposureWeight(180, ["S", "SW"])).toBe(1);
+    expect(exposureWeight(200, ["S"])).toBe(1);
+    expect(exposureWeight(0, ["S", "SW"])).toBe(SHELTERED_WEIGHT);
+    const between = exposureWeight(225 + 45, ["S", "SW"]);
+    expect(between).toBeGreaterThan(SHELTERED_WEIGHT);
+    expect(between).toBeLessThan(1);
+  });
+
+  it("adds swell trains by energy at the spot and keeps the dominant one's period and direction", () => {
+    const s = swellAtSpot(
+      [
+        { heightM: 2, periodS: 14, fromDeg: 315 },
+        { heightM: 0.6, periodS: 13, fromDeg: 190 },
+      ],
+      ["S", "SE"],
+    )!;
+    expect(s.fromDeg).toBe(190);
+    expect(s.periodS).toBe(13);
+    expect(s.heightM).toBeCloseTo(Math.sqrt(0.6 ** 2 + (2 * SHELTERED_WEIGHT) ** 2), 6);
+    expect(swellAtSpot([], ["S"])).toBeNull();
+  });
+});
+
+describe("heuristic visibility", () => {
+  const calm: VisibilityInputs = {
+    clarityFt: 80,
+    bottom: "sand",
+    depthM: 6,
+    runoff: 0.5,
+    swellHeightM: 0.2,
+    swellPeriodS: 8,
+    windKt: 5,
+    windOnshore: 1,
+    rainIndexMm: 0,
+    tideState: null,
+    sunAltitudeDeg: 45,
+    satellite: null,
+  };
+  it("keeps the calm-day clarity in calm, dry daylight", () => {
+    expect(estimateVisibility(calm)!.ft).toBeCloseTo(80, 0);
+  });
+  it("loses visibility to swell, onshore wind, rain and darkness", () => {
+    const base = estimateVisibility(calm)!.ft;
+    expect(estimateVisibility({ ...calm, swellHeightM: 2, swellPeriodS: 14 })!.ft).toBeLessThan(base * 0.5);
+    expect(estimateVisibility({ ...calm, windKt: 25 })!.ft).toBeLessThan(base);
+    expect(estimateVisibility({ ...calm, windKt: 25, windOnshore: 0 })!.ft).toBeGreaterThan(estimateVisibility({ ...calm, windKt: 25 })!.ft);
+    expect(estimateVisibility({ ...calm, rainIndexMm: 30 })!.ft).toBeLessThan(base * 0.7);
+    expect(estimateVisibility({ ...calm, sunAltitudeDeg: -20 })!.ft).toBeCloseTo(base * 0.6, 0);
+  });
+  it("anchors on a young satellite observation and says so", () => {
+    const v = estimateVisibility({ ...calm, satellite: { visibilityM: 10, ageH: 0 } })!;
+    expect(v.source).toBe("satellite");
+    expect(v.ft).toBeLessThan(50);
+    const old = estimateVisibility({ ...calm, satellite: { visibilityM: 10, ageH: 240 } })!;
+    expect(old.ft).toBeGreaterThan(v.ft);
+  });
+  it("refuses to guess without swell or wind", () => {
+    expect(estimateVisibility({ ...calm, swellHeightM: null })).toBeNull();
+    expect(estimateVisibility({ ...calm, windKt: null })).toBeNull();
+  });
+});

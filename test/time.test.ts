@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { periodSlots } from "../src/forecast/periods.js";
+import { addDays, dateLabel, daysBetween, isoWithOffset, isValidDate, localDate, offsetMinutes, zonedInstant } from "../src/time/zone.js";
+
+const H = 3_600_000;
+
+describe("offsets and local dates", () => {
+  it.each([
+    ["Pacific/Honolulu", "2026-11-21T19:00:00Z", -600],
+    ["America/Los_Angeles", "2026-11-21T19:00:00Z", -480],
+    ["America/Los_Angeles", "2026-07-01T19:00:00Z", -420],
+    ["Australia/Sydney", "2026-11-21T19:00:00Z", 660],
+    ["Australia/Sydney", "2026-07-01T19:00:00Z", 600],
+    ["America/Cancun", "2026-11-21T19:00:00Z", -300],
+  ])("%s at %s is UTC%s min", (tz, at, off) => {
+    expect(offsetMinutes(new Date(at), tz)).toBe(off);
+  });
+
+  it("gives each zone its own calendar date for one instant", () => {
+    const t = new Date("2026-11-21T19:00:00Z");
+    expect(localDate(t, "Pacific/Honolulu")).toBe("2026-11-21");
+    expect(localDate(t, "Australia/Sydney")).toBe("2026-11-22");
+  });
+
+  it("writes ISO date-times with the zone's offset", () => {
+    expect(isoWithOffset(new Date("2026-11-21T19:00:00Z"), "Pacific/Honolulu")).toBe("2026-11-21T09:00:00-10:00");
+    expect(isoWithOffset(new Date("2026-11-21T19:00:00Z"), "Australia/Sydney")).toBe("2026-11-22T06:00:00+11:00");
+  });
+});
+
+describe("zonedInstant across DST", () => {
+  it("maps wall-clock hours to instants", () => {
+    expect(zonedInstant("2026-11-21", 6, "Pacific/Honolulu").toISOString()).toBe("2026-11-21T16:00:00.000Z");
+    expect(zonedInstant("2026-11-22", 0, "Australia/Sydney").toISOString()).toBe("2026-11-21T13:00:00.000Z");
+  });
+  it("moves a spring-forward gap hour to just after the gap", () => {
+    // 2026-03-08 02:00 does not exist in Los Angeles; 03:00 PDT is 10:00Z.
+    expect(zonedInstant("2026-03-08", 2, "America/Los_Angeles").toISOString()).toBe("2026-03-08T10:00:00.000Z");
+    expect(zonedInstant("2026-03-08", 3, "America/Los_Angeles").toISOString()).toBe("2026-03-08T10:00:00.000Z");
+  });
+  it("takes the earlier instant in a fall-back overlap", () => {
+    // 2026-11-01 01:00 happens twice in Los Angeles: 08:00Z (PDT) and 09:00Z (PST).
+    expect(zonedInstant("2026-11-01", 1, "America/Los_Angeles").toISOString()).toBe("2026-11-01T08:00:00.000Z");
+  });
+});
+
+describe("period grid", () => {
+  const lengths = (date: string, tz: string) => periodSlots(date, 1, tz).map((s) => (s.end.getTime() - s.start.getTime()) / H);
+
+  it("has eight 3-hour blocks on an ordinary day, starting on local 00, 03 … 21", () => {
+    const slots = periodSlots("2026-11-21", 1, "Pacific/Honolulu");
+    expect(slots.map((s) => s.startHour)).toEqual([0, 3, 6, 9, 12, 15, 18, 21]);
+    expect(lengths("2026-11-21", "Pacific/Honolulu")).toEqual([3, 3, 3, 3, 3, 3, 3, 3]);
+    expect(slots.map((s) => isoWithOffset(s.start, "Pacific/Honolulu").slice(11, 16))).toEqual(["00:00", "03:00", "06:00", "09:00", "12:00", "15:00", "18:00", "21:00"]);
+  });
+  it("has a 2-hour block when clocks spring forward and a 4-hour block when they fall back", () => {
+    expect(lengths("2026-03-08", "America/Los_Angeles")).toEqual([2, 3, 3, 3, 3, 3, 3, 3]);
+    expect(lengths("2026-11-01", "America/Los_Angeles")).toEqual([4, 3, 3, 3, 3, 3, 3, 3]);
+    // Sydney (southern hemisphere): DST starts 2026-10-04 02:00, ends 2026-04-05 03:00.
+    expect(lengths("2026-10-04", "Australia/Sydney")).toEqual([2, 3, 3, 3, 3, 3, 3, 3]);
+    expect(lengths("2026-04-05", "Australia/Sydney")).toEqual([4, 3, 3, 3, 3, 3, 3, 3]);
+  });
+  it("tiles time without gaps or overlaps across a week with a DST change", () => {
+    const slots = periodSlots("2026-10-30", 7, "America/Los_Angeles");
+    for (let i = 1; i < slots.length; i++) expect(slots[i]!.start.getTime()).toBe(slots[i - 1]!.end.getTime());
+    expect(slots).toHaveLength(56);
+  });
+});
+
+describe("calendar dates", () => {
+  it.each([
+    ["2026-02-28", true],
+    ["2026-02-29", false],
+    ["2028-02-29", true],
+    ["2026-02-30", false],
+    ["2026-13-01", false],
+    ["2026-1-5", false],
+    ["20261121", false],
+    ["2026-11-21T00:00", false],
+  ])("%s valid: %s", (s, ok) => expect(isValidDate(s)).toBe(ok));
+
+  it("does arithmetic and labels", () => {
+    expect(addDays("2026-12-29", 6)).toBe("2027-01-04");
+    expect(daysBetween("2026-11-21", "2026-11-27")).toBe(6);
+    expect(dateLabel("2026-11-21", "2026-11-21")).toBe("Today");
+    expect(dateLabel("2026-11-22", "2026-11-21")).toBe("Tomorrow");
+    expect(dateLabel("2026-11-28", "2026-11-21")).toBe("Sat, Nov 28");
+  });
+});

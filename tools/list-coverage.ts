@@ -1,0 +1,72 @@
+// list_coverage — the regions and spots covered, each region's decision support level, and how
+// each activity is modelled. REST twin: GET /api/v1/coverage. Never fails: an unknown region
+// filter gives an empty list and a note saying so.
+import { z } from "zod";
+import { ACTIVITIES } from "../src/activities.js";
+import { sourceLine } from "../src/attribution.js";
+import type { ServiceContext } from "../src/context.js";
+import { HORIZON_DAYS } from "../src/limits.js";
+import { optionalString, type Raw } from "../src/params.js";
+import { CoverageSchema, type CoverageJson } from "../src/schemas/catalog.js";
+import { mdEscape } from "../src/format.js";
+
+export const name = "list_coverage";
+
+export const config = {
+  title: "List covered regions and spots",
+  description:
+    "Use this to find which dive and snorkel spots the service covers (ids, names, coordinates, grouped by region), " +
+    "whether each region supports ranked recommendations (decision_support full) or facts only (conditions_only), " +
+    "and how each activity is modelled. All arguments are optional; pass a region id to list just that region.",
+  inputSchema: z.object({
+    region: z.string().max(64).optional().describe("Region id, e.g. us-hi-oahu"),
+  }),
+  outputSchema: CoverageSchema,
+};
+
+export interface ListCoverageInput {
+  region?: Raw;
+}
+
+export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): CoverageJson {
+  const regionId = optionalString("region", input.region);
+  const regions = regionId === undefined ? ctx.catalog.regions : ctx.catalog.regions.filter((r) => r.id === regionId);
+  const notes = [
+    `Forecasts cover today through today + ${HORIZON_DAYS - 1} (spot-local dates) in 3-hour periods, refreshed hourly.`,
+    "Regions with decision_support conditions_only have facts but no calibrated visibility model yet: recommendations and best-day decline there with status conditions_only.",
+    "Places outside every region get status not_covered from the decision tools, naming the nearest covered spot.",
+    `Data mode: ${ctx.config.dataSource}. Offline, conditions come from seasonal norms (labelled as such), real harmonic tides and computed sun.`,
+  ];
+  if (regionId !== undefined && regions.length === 0) {
+    notes.unshift(`No region has id "${regionId}". Known regions: ${ctx.catalog.regions.map((r) => r.id).join(", ")}.`);
+  }
+  return {
+    schema: "service.coverage.v1",
+    source: ctx.source,
+    generated_at: new Date(ctx.clock.now().getTime()).toISOString(),
+    notes,
+    activities: ACTIVITIES.map(({ id, label, model, note }) => ({ id, label, model, note })),
+    regions: regions.map((r) => ({
+      id: r.id,
+      name: r.name,
+      country: r.country,
+      admin1: r.admin1,
+      decision_support: r.decision_support,
+      spot_count: r.spots.length,
+      bbox: r.bbox,
+      spots: r.spots.map((s) => ({ id: s.id, name: s.name, lat: s.lat, lon: s.lon })),
+    })),
+  };
+}
+
+export function coverageMarkdown(c: CoverageJson, ctx: ServiceContext): string {
+  const lines = ["## Ocean Conditions coverage", ""];
+  for (const r of c.regions) {
+    const level = r.decision_support === "full" ? "recommendations and facts" : "facts only (conditions_only)";
+    lines.push(`**${mdEscape(r.name)}** (\`${r.id}\`, ${r.spot_count} spots, ${level}): ${r.spots.map((s) => `${mdEscape(s.name)} \`${s.id}\``).join(", ")}`, "");
+  }
+  lines.push("**Activities:** " + c.activities.map((a) => `${a.id} (${a.model})`).join(", "), "");
+  for (const n of c.notes) lines.push(`- ${n}`);
+  lines.push("", sourceLine(ctx.links.base));
+  return lines.join("\n");
+}
