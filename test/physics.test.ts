@@ -97,3 +97,11 @@ describe("heuristic visibility", () => {
     expect(estimateVisibility({ ...calm, windKt: null })).toBeNull();
   });
 });
+
+describe("spot shelter", () => {
+  it("scales every swell train by the spot's swell_exposure", () => {
+    const open = swellAtSpot([{ heightM: 2, periodS: 13, fromDeg: 300 }], ["NW"], 1)!;
+    const sheltered = swellAtSpot([{ heightM: 2, periodS: 13, fromDeg: 300 }], ["NW"], 0.25)!;
+    expect(sheltered.heightM).toBeCloseTo(open.heightM * 0.25, 6);
+  });
+});

@@ -41,6 +41,12 @@ export const SpotRecord = z
     bottom: z.enum(["sand", "reef", "rock", "kelp", "mixed"]),
     /** Compass octants the swell must come FROM to reach the spot. */
     exposure: z.array(Octant).min(1),
+    /**
+     * Fraction (0.1–1) of the offshore swell height that reaches the spot from its exposed
+     * directions, after refraction and the shelter of reefs, headlands and breakwaters. Judgement
+     * from the spot's shape and orientation; 1 = fully open coast.
+     */
+    swell_exposure: z.number().min(0.1).max(1),
     /** Activities this spot does not suit, with a stable reason and a plain note. */
     unsuited: z.partialRecord(RankedActivity, z.object({ reason: UnsuitedReason, note: z.string().min(1) })),
     protection: z.object({

@@ -97,7 +97,7 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
       const fromDeg = directionOf(inputs, df, hf, h0, h1);
       if (heightM !== null && periodS !== null && fromDeg !== null) trains.push({ heightM, periodS, fromDeg });
     }
-    const swell = swellAtSpot(trains, spot.exposure);
+    const swell = swellAtSpot(trains, spot.exposure, spot.swell_exposure);
     const windKt = mean("wind_speed_kt");
     const gustKt = max("wind_gust_kt");
     const windFromDeg = directionOf(inputs, "wind_from_deg", "wind_speed_kt", h0, h1);

@@ -34,12 +34,15 @@ export interface SpotSwell {
   fromDeg: number;
 }
 
-export function swellAtSpot(trains: readonly SwellTrainInput[], exposure: readonly Octant[]): SpotSwell | null {
+/**
+ * @param shelter the spot's `swell_exposure`: the share of offshore height that gets in at all
+ */
+export function swellAtSpot(trains: readonly SwellTrainInput[], exposure: readonly Octant[], shelter = 1): SpotSwell | null {
   let energy = 0;
   let best: { h: number; t: SwellTrainInput } | null = null;
   for (const t of trains) {
     if (!(t.heightM >= 0) || !(t.periodS > 0) || !Number.isFinite(t.fromDeg)) continue;
-    const h = t.heightM * exposureWeight(t.fromDeg, exposure);
+    const h = t.heightM * shelter * exposureWeight(t.fromDeg, exposure);
     energy += h * h;
     if (!best || h > best.h) best = { h, t };
   }
