@@ -11,7 +11,14 @@ export interface Activity {
   note: string;
   /** Decision-layer confidence factor: 1.0 native, 0.85 proxy. */
   activityFit: number;
+  /** What breaks a tie in score, in order (spec decisions rule 3). */
+  tieBreak: readonly TieBreak[];
+  /** For proxy models: what the shared score leaves out, said on every pick. */
+  notScored: string | null;
 }
+
+/** calmer_surface: less swell, then less wind; clearer_water: more visibility; calm_wind: less wind. */
+export type TieBreak = "calmer_surface" | "clearer_water" | "calm_wind";
 
 export const ACTIVITIES: readonly Activity[] = [
   {
@@ -20,6 +27,8 @@ export const ACTIVITIES: readonly Activity[] = [
     model: "native",
     note: "Ranked spots and best day; the score is calibrated for snorkeling.",
     activityFit: 1.0,
+    tieBreak: ["calmer_surface"],
+    notScored: null,
   },
   {
     id: "dive",
@@ -27,6 +36,8 @@ export const ACTIVITIES: readonly Activity[] = [
     model: "proxy",
     note: "Shared score; ties break on visibility. Conditions at depth (current, thermocline) are not scored.",
     activityFit: 0.85,
+    tieBreak: ["clearer_water", "calmer_surface"],
+    notScored: "Conditions at depth (current, thermocline) are not scored",
   },
   {
     id: "freedive",
@@ -34,6 +45,8 @@ export const ACTIVITIES: readonly Activity[] = [
     model: "proxy",
     note: "Shared score; ties break on visibility, then calm wind. Depth, current and thermocline are not scored.",
     activityFit: 0.85,
+    tieBreak: ["clearer_water", "calm_wind"],
+    notScored: "Depth, current and thermocline are not scored",
   },
   {
     id: "spearfish",
@@ -41,6 +54,8 @@ export const ACTIVITIES: readonly Activity[] = [
     model: "proxy",
     note: "Shared score and visibility. Spots inside marine areas closed to spearfishing are excluded; seasons and bag limits are not modelled.",
     activityFit: 0.85,
+    tieBreak: ["clearer_water", "calmer_surface"],
+    notScored: "Fish activity, seasons, bag limits, current and thermocline are not scored",
   },
   {
     id: "surf",
@@ -48,6 +63,8 @@ export const ACTIVITIES: readonly Activity[] = [
     model: "unsupported",
     note: "Not ranked. Swell, wind and tide facts are available from the conditions endpoint and the get_conditions tool.",
     activityFit: 0,
+    tieBreak: [],
+    notScored: null,
   },
 ];
 

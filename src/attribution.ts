@@ -36,10 +36,10 @@ export function sourceLine(baseUrl: string): string {
   return `Source: ${SERVICE_NAME} (${baseUrl})`;
 }
 
-/** Credits joined into the one line shown under a card. */
+/** Credits joined into the one line shown under a card: each credit's required text. */
 export function creditsText(credits: readonly DataCredit[]): string | null {
   if (credits.length === 0) return null;
-  return credits.map((c) => `${c.credit} (${c.license})`).join(" · ");
+  return credits.map((c) => c.credit).join(" · ");
 }
 
 /** Union of credits by provider+credit, order of first appearance. */

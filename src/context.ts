@@ -3,6 +3,7 @@
 import type { Logger } from "pino";
 import { sourceObject, type Source as SourceObject } from "./attribution.js";
 import { Catalog } from "./catalog/catalog.js";
+import { loadRegulations, type Regulations } from "./catalog/regulations.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ForecastService } from "./forecast/service.js";
@@ -18,6 +19,8 @@ export interface ServiceContext {
   forecasts: ForecastService;
   climatology: ClimatologySource;
   harmonicTides: HarmonicTideSource;
+  /** Protected areas; `readable: false` when the file could not be read (spearfishing then checks nothing). */
+  regulations: Regulations;
   log: Logger;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
@@ -31,6 +34,10 @@ export interface Links {
   conditions(spotId: string): string;
   spotPage(spotId: string): string;
   app(spotId: string, date?: string, activity?: string): string;
+  /** Share page with Open Graph tags for a card. */
+  share(spotId: string, date: string, activity: string | null): string;
+  /** 1200x630 PNG share image for a card. */
+  cardImage(spotId: string, date: string, activity: string | null): string;
 }
 
 export function makeLinks(config: Config): Links {
@@ -42,6 +49,8 @@ export function makeLinks(config: Config): Links {
     conditions: (id) => `${base}/api/v1/conditions?spot=${encodeURIComponent(id)}`,
     spotPage: (id) => `${base}/spots/${encodeURIComponent(id)}`,
     app: (id, date, activity) => fillTemplate(config.appLinkTemplate, { spot: id, date: date ?? "", activity: activity ?? "" }),
+    share: (id, date, activity) => `${base}/s/${encodeURIComponent(id)}/${date}${activity ? `?activity=${activity}` : ""}`,
+    cardImage: (id, date, activity) => `${base}/cards/${encodeURIComponent(id)}/${date}.png${activity ? `?activity=${activity}` : ""}`,
   };
 }
 
@@ -62,6 +71,8 @@ export interface ContextOptions {
   /** Override the hourly source (tests use stubs of upstreams through the real adapters). */
   source?: Source;
   tides?: TideSource;
+  /** Protected-areas file (default data/protected-areas.json). */
+  protectedAreasFile?: string;
 }
 
 export function createContext(opts: ContextOptions): ServiceContext {
@@ -73,6 +84,8 @@ export function createContext(opts: ContextOptions): ServiceContext {
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
   }
   // Live upstream adapters join `live` here as they are added; until then auto = seasonal norms.
+  const regulations = loadRegulations(catalog, opts.protectedAreasFile);
+  if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
   const source = opts.source ?? new CompositeSource(opts.config.dataSource, [], climatology);
   const forecasts = new ForecastService({ source, tides: opts.tides ?? harmonicTides, clock: opts.clock }, catalog);
   return {
@@ -82,6 +95,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     forecasts,
     climatology,
     harmonicTides,
+    regulations,
     log: opts.log,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),

@@ -49,13 +49,6 @@ export const SpotRecord = z
     swell_exposure: z.number().min(0.1).max(1),
     /** Activities this spot does not suit, with a stable reason and a plain note. */
     unsuited: z.partialRecord(RankedActivity, z.object({ reason: UnsuitedReason, note: z.string().min(1) })),
-    protection: z.object({
-      designation: z.enum(["closed_to_spearfishing", "rules_only", "none"]),
-      area: z.string().nullable(),
-      source: Url.nullable(),
-      note: z.string(),
-      verified: z.boolean(),
-    }),
     /** Tide station id in @neaps/tide-database (e.g. "noaa/1612301"). */
     tide_station: z.string().min(1),
     /** Typical horizontal visibility on a calm day, feet, January..December. */

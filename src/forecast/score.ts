@@ -46,6 +46,7 @@ export const VISIBILITY_CAPS = [
   { below: 10, max: 35 },
   { below: 20, max: 55 },
   { below: 30, max: 75 },
+  { below: 40, max: 79 }, // excellent needs at least 40 ft
 ] as const;
 /** At or above `atLeast` ft of surge-equivalent swell, the score is at most `max`. */
 export const SWELL_CAPS = [

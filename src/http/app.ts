@@ -8,6 +8,8 @@ import { MAX_QUERY_BYTES } from "../limits.js";
 import { getConditions } from "../../tools/get-conditions.js";
 import { listCoverage } from "../../tools/list-coverage.js";
 import { listSpots } from "../facts/spots.js";
+import { recommendSpot } from "../../tools/recommend-spot.js";
+import { bestDay } from "../../tools/best-day.js";
 import { sendProblem } from "./problem.js";
 import { openApiDocument } from "./openapi.js";
 
@@ -60,6 +62,8 @@ export function createApp(ctx: ServiceContext): express.Express {
   route("/api/v1/conditions", (req) => getConditions(req.query, ctx));
   route("/api/v1/spots", (req) => listSpots(req.query, ctx));
   route("/api/v1/coverage", (req) => listCoverage(req.query, ctx));
+  route("/api/v1/recommendations", (req) => recommendSpot(req.query, ctx));
+  route("/api/v1/best-day", (req) => bestDay(req.query, ctx));
   route("/openapi.json", () => openApiDocument(ctx));
   route("/healthz", () => ({ status: "ok" }));
 

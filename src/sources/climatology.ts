@@ -26,11 +26,14 @@ export function loadClimatology(dir = join(DATA_DIR, "climatology")): Map<string
 }
 
 export function climatologyCredit(table: ClimatologyTable, regionName: string): DataCredit {
+  // Titles read "Publisher, 'Page title'": credit each publisher once, in table order.
+  const publishers = [...new Set(table.sources.map((s) => s.title.split(/,\s|\s'/)[0]!.trim()))];
+  const named = publishers.slice(0, 4).join("; ") + (publishers.length > 4 ? `; and ${publishers.length - 4} more` : "");
   return {
     provider: "Ocean Conditions seasonal norms",
-    credit: `Seasonal norms for ${regionName} (not a forecast), compiled from: ${table.sources.map((s) => s.title).join("; ")}`,
+    credit: `Seasonal norms for ${regionName} (not a forecast), compiled from published sources: ${named}`,
     url: table.sources[0]!.url,
-    license: "Compiled from public records; see each source",
+    license: "Compiled from published sources; see each source",
   };
 }
 

@@ -30,7 +30,7 @@ export function tideStationCredit(st: TideStationRecord): DataCredit {
   return {
     provider: isNoaa ? "NOAA CO-OPS harmonic constants via the Neaps tide database" : `${st.source.name} via the Neaps tide database`,
     credit: isNoaa
-      ? `Tide predictions computed from NOAA harmonic constants for station ${st.source.id} (${st.name}); ${st.attribution}`
+      ? `Tides computed from NOAA harmonic constants, station ${st.source.id} ${st.name} (Neaps tide database)`
       : `Tide predictions for ${st.name}: ${st.attribution}`,
     url: st.source.url,
     license: isNoaa ? "Public domain (U.S. Government)" : (LICENSE_NAMES[st.license.type] ?? st.license.type),

@@ -1,0 +1,71 @@
+// The SpotCard (spec section 2): a pick as a host renders it — tier colour, score, window, formatted
+// metrics, links to the share page, the image and the forecast, and the credits to show with it.
+import type { Activity } from "../activities.js";
+import { creditsText, SERVICE_NAME, type DataCredit } from "../attribution.js";
+import type { Spot } from "../catalog/catalog.js";
+import type { ServiceContext } from "../context.js";
+import type { PeriodResult } from "../forecast/engine.js";
+import { NO_DATA_COLOR, tierById } from "../forecast/tiers.js";
+import { formatSwell, formatTemp, formatVisibility, formatWind } from "../format.js";
+import type { SpotCardJson } from "../schemas/decisions.js";
+import { dateLabel, localHHMM } from "../time/zone.js";
+
+const ACTIVITY_NOUN: Record<Activity["id"], string> = {
+  snorkel: "snorkeling",
+  dive: "diving",
+  freedive: "freediving",
+  spearfish: "spearfishing",
+  surf: "surfing",
+};
+
+export interface CardInput {
+  spot: Spot;
+  date: string;
+  today: string;
+  activity: Activity | null;
+  period: PeriodResult | null;
+  credits: readonly DataCredit[];
+}
+
+export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
+  const tz = c.spot.timezone;
+  const p = c.period;
+  const tier = p?.rating ? tierById(p.rating) : null;
+  const window = p ? { start_local: localHHMM(p.start, tz), end_local: localHHMM(p.end, tz) } : null;
+  const activityId = c.activity?.id ?? null;
+  const forecast = ctx.links.spotPage(c.spot.id);
+  return {
+    version: 1,
+    spot_id: c.spot.id,
+    spot_name: c.spot.name,
+    region_name: c.spot.region.name,
+    date: c.date,
+    date_label: dateLabel(c.date, c.today),
+    activity: activityId,
+    tier: tier?.id ?? null,
+    tier_label: tier?.label ?? "Not rated",
+    tier_color: tier?.color ?? NO_DATA_COLOR,
+    score: p?.score ?? null,
+    headline: tier && window ? `${tier.label} ${c.activity ? ACTIVITY_NOUN[c.activity.id] : "conditions"}, ${window.start_local}–${window.end_local}` : null,
+    best_window: window,
+    metrics: {
+      visibility: formatVisibility(p?.visFt ?? null, p?.json.visibility_m ?? null),
+      swell: formatSwell(p?.swellFt ?? null, p?.swellPeriodS ?? null, p?.swellFromDeg ?? null),
+      wind: formatWind(p?.windKt ?? null, p?.windFromDeg ?? null),
+      water_temp: formatTemp(p?.waterTempC ?? null),
+    },
+    image_url: ctx.links.cardImage(c.spot.id, c.date, activityId),
+    links: {
+      share: ctx.links.share(c.spot.id, c.date, activityId),
+      app: ctx.links.app(c.spot.id, c.date, activityId ?? undefined),
+      forecast,
+    },
+    cta: {
+      label: "See the 7-day forecast",
+      text: `Every 3-hour period, tides and daylight for ${c.spot.name}.`,
+      url: forecast,
+    },
+    attribution: `${SERVICE_NAME} · ${ctx.links.base}`,
+    credits_text: creditsText(c.credits),
+  };
+}

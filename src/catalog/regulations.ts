@@ -1,0 +1,47 @@
+// Marine protected and managed areas (data/protected-areas.json): which spots lie in an area closed
+// to spearfishing, and which in an area with its own rules. Loaded separately from the catalogue so
+// that a missing or broken file degrades spearfishing advice ("regulations not checked") instead of
+// taking the service down.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { DATA_DIR } from "../paths.js";
+import type { Catalog } from "./catalog.js";
+
+export const ProtectedArea = z
+  .object({
+    id: z.string().regex(/^[a-z0-9-]+$/),
+    name: z.string().min(1),
+    designation: z.enum(["closed_to_spearfishing", "rules_only"]),
+    source: z.url().nullable(),
+    verified: z.boolean(),
+    note: z.string(),
+    spots: z.array(z.string()).min(1),
+  })
+  .strict();
+export type ProtectedArea = z.infer<typeof ProtectedArea>;
+
+const ProtectedAreasFile = z.object({ description: z.string(), areas: z.array(ProtectedArea) }).strict();
+
+export const DEFAULT_PROTECTED_AREAS_FILE = join(DATA_DIR, "protected-areas.json");
+
+export type Regulations =
+  | { readable: true; areasFor(spotId: string): readonly ProtectedArea[] }
+  | { readable: false; error: string };
+
+/** Loads the areas; returns `readable: false` (never throws) when the file is missing or invalid. */
+export function loadRegulations(catalog: Catalog, file = DEFAULT_PROTECTED_AREAS_FILE): Regulations {
+  try {
+    const parsed = ProtectedAreasFile.parse(JSON.parse(readFileSync(file, "utf8")));
+    const bySpot = new Map<string, ProtectedArea[]>();
+    for (const area of parsed.areas) {
+      for (const id of area.spots) {
+        if (!catalog.spot(id)) throw new Error(`area ${area.id} names unknown spot ${id}`);
+        bySpot.set(id, [...(bySpot.get(id) ?? []), area]);
+      }
+    }
+    return { readable: true, areasFor: (spotId) => bySpot.get(spotId) ?? [] };
+  } catch (e) {
+    return { readable: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}

@@ -1,0 +1,59 @@
+// The caveats a decision attaches (spec: Caveat codes), each with a message a host can relay as is.
+import type { Activity } from "../activities.js";
+import type { Freshness } from "../sources/freshness.js";
+import type { CaveatCode, CaveatSchema } from "../schemas/decisions.js";
+import type { z } from "zod";
+
+export type Caveat = z.infer<typeof CaveatSchema>;
+
+/** Lead time, in days, from which a pick carries long_lead_time. */
+export const LONG_LEAD_DAYS = 3;
+
+const STALE_MESSAGES: Partial<Record<Freshness, string>> = {
+  none: "Live forecasts were unavailable, so this uses seasonal norms for the time of year, not a forecast. Treat it as a rough guide.",
+  stale: "The upstream forecast behind this is more than a day old; newer data could change it.",
+  aging: "The upstream forecast behind this is several hours old; newer data could change it.",
+};
+
+export interface CaveatContext {
+  activity: Activity;
+  visibilitySource: "satellite" | "heuristic" | null;
+  freshness: Freshness;
+  daysAhead: number;
+  rating: string | null;
+  snappedFrom: { lat: number; lon: number; distanceKm: number; spotName: string } | null;
+  regulatedAreas: readonly string[];
+  regulationsReadable: boolean;
+}
+
+export function caveatsFor(c: CaveatContext): Caveat[] {
+  const out: Caveat[] = [];
+  const add = (code: CaveatCode, message: string) => out.push({ code, message });
+  if (c.visibilitySource === "heuristic") {
+    add("visibility_estimated", "Visibility is estimated from swell, wind, rain and the spot's usual clarity, not observed; it can be off by a wide margin.");
+  }
+  const stale = STALE_MESSAGES[c.freshness];
+  if (stale) add("stale_inputs", stale);
+  if (c.daysAhead >= LONG_LEAD_DAYS) add("long_lead_time", `This is ${c.daysAhead} days ahead; forecasts this far out often change. Check again closer to the day.`);
+  if (c.rating === "fair" || c.rating === "no-go") {
+    add("marginal_conditions", `Conditions are rated ${c.rating}: expect poor visibility, surge or chop. Consider another day or spot, and only go if you are comfortable in these conditions.`);
+  }
+  if (c.snappedFrom) {
+    add(
+      "location_snapped",
+      `You asked about ${c.snappedFrom.lat}, ${c.snappedFrom.lon}; this is ${c.snappedFrom.spotName}, ${c.snappedFrom.distanceKm} km away.`,
+    );
+  }
+  if (c.activity.model === "proxy") {
+    add("proxy_activity_model", `The score is the shared snorkel-calibrated score, not one made for ${c.activity.label.toLowerCase()}. ${c.activity.notScored}.`);
+  }
+  if (c.activity.id === "spearfish") {
+    if (!c.regulationsReadable) {
+      add("regulations_not_checked", "Marine protected area data could not be read, so no spot was excluded for closures. Check local closures before fishing.");
+    } else if (c.regulatedAreas.length > 0) {
+      add("regulated_area", `Inside ${c.regulatedAreas.join(" and ")}, which has its own fishing rules. Read them before you go.`);
+    }
+    add("verify_fishing_rules", "Seasons, bag and size limits and gear rules are not modelled. Check current fishing regulations before you go.");
+  }
+  return out;
+}

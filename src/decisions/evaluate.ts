@@ -1,0 +1,108 @@
+// Scoring a day at each candidate spot: a spot's value for a date is its best daylight period
+// (start 06:00–17:59 local), quoted from the facts layer unchanged. Spots unsuited to the activity,
+// or closed to it, are excluded with a stable reason; the rest are ranked with the activity's
+// tie-breaks.
+import type { Activity, TieBreak } from "../activities.js";
+import type { Regulations } from "../catalog/regulations.js";
+import type { ServiceContext } from "../context.js";
+import type { PeriodResult } from "../forecast/engine.js";
+import type { TimedForecast } from "../forecast/service.js";
+import type { ConsideredSchema } from "../schemas/decisions.js";
+import type { z } from "zod";
+import type { Candidate } from "./request.js";
+
+type Considered = z.infer<typeof ConsideredSchema>;
+
+export interface DayOption {
+  candidate: Candidate;
+  timed: TimedForecast;
+  period: PeriodResult;
+  /** Areas with their own rules (spearfishing), named in a regulated_area caveat. */
+  regulatedAreas: string[];
+}
+
+export interface DayEvaluation {
+  /** Ranked best first. */
+  options: DayOption[];
+  considered: Considered;
+}
+
+export interface ScreenedCandidates {
+  eligible: { candidate: Candidate; regulatedAreas: string[] }[];
+  excluded: Considered["excluded"];
+}
+
+/** Removes spots unsuited to the activity and, for spearfishing, spots closed to it. */
+export function screenCandidates(candidates: readonly Candidate[], activity: Activity, regulations: Regulations): ScreenedCandidates {
+  const eligible: ScreenedCandidates["eligible"] = [];
+  const excluded: Considered["excluded"] = [];
+  for (const c of candidates) {
+    const ref = { id: c.spot.id, name: c.spot.name };
+    const unsuited = activity.id === "surf" ? undefined : c.spot.unsuited[activity.id];
+    if (unsuited) {
+      excluded.push({ spot: ref, reason: unsuited.reason, note: unsuited.note, areas: null });
+      continue;
+    }
+    let regulatedAreas: string[] = [];
+    if (activity.id === "spearfish" && regulations.readable) {
+      const areas = regulations.areasFor(c.spot.id);
+      const closing = areas.filter((a) => a.designation === "closed_to_spearfishing");
+      if (closing.length > 0) {
+        excluded.push({
+          spot: ref,
+          reason: "closed_to_spearfishing",
+          note: `Inside ${closing.map((a) => a.name).join(" and ")}, closed to spearfishing.`,
+          areas: closing.map((a) => a.name),
+        });
+        continue;
+      }
+      regulatedAreas = areas.filter((a) => a.designation === "rules_only").map((a) => a.name);
+    }
+    eligible.push({ candidate: c, regulatedAreas });
+  }
+  return { eligible, excluded };
+}
+
+/** The best daylight period of a forecast on a spot-local date, or null when none is scored. */
+export function bestDaylightPeriod(periods: readonly PeriodResult[], date: string, activity: Activity): PeriodResult | null {
+  let best: PeriodResult | null = null;
+  for (const p of periods) {
+    if (p.date !== date || !p.daylight || p.score === null) continue;
+    if (best === null || compareConditions(p, best, activity.tieBreak) < 0) best = p;
+  }
+  return best;
+}
+
+/** Negative when `a` is the better period: higher score, then the activity's tie-breaks. */
+export function compareConditions(a: PeriodResult, b: PeriodResult, tieBreak: readonly TieBreak[]): number {
+  if (a.score !== b.score) return (b.score ?? -1) - (a.score ?? -1);
+  for (const t of tieBreak) {
+    const d =
+      t === "clearer_water"
+        ? (b.visFt ?? 0) - (a.visFt ?? 0)
+        : t === "calm_wind"
+          ? (a.windKt ?? 99) - (b.windKt ?? 99)
+          : (a.swellFt ?? 99) - (b.swellFt ?? 99) || (a.windKt ?? 99) - (b.windKt ?? 99);
+    if (d !== 0) return d;
+  }
+  return a.start.getTime() - b.start.getTime();
+}
+
+/** Scores one date across the screened candidates and ranks them. */
+export async function evaluateDay(screened: ScreenedCandidates, date: string, activity: Activity, ctx: ServiceContext): Promise<DayEvaluation> {
+  const timed = await Promise.all(screened.eligible.map((e) => ctx.forecasts.forecast(e.candidate.spot)));
+  const options: DayOption[] = [];
+  const skipped: Considered["skipped"] = [];
+  screened.eligible.forEach((e, i) => {
+    const period = bestDaylightPeriod(timed[i]!.forecast.periods, date, activity);
+    if (period) options.push({ candidate: e.candidate, timed: timed[i]!, period, regulatedAreas: e.regulatedAreas });
+    else skipped.push({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data", note: `No scored daylight period on ${date}.` });
+  });
+  options.sort(
+    (a, b) =>
+      compareConditions(a.period, b.period, activity.tieBreak) ||
+      (a.candidate.distanceKm ?? 0) - (b.candidate.distanceKm ?? 0) ||
+      a.candidate.spot.id.localeCompare(b.candidate.spot.id),
+  );
+  return { options, considered: { scored: options.length, excluded: screened.excluded, skipped } };
+}

@@ -1,0 +1,108 @@
+// A Pick: one spot on one day for one activity, quoting the facts layer's period unchanged and
+// explaining it (why, metrics, confidence, caveats, credits, card).
+import type { Activity } from "../activities.js";
+import { buildCard } from "../cards/card.js";
+import type { ServiceContext } from "../context.js";
+import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
+import { tierById } from "../forecast/tiers.js";
+import { compass8 } from "../geo.js";
+import { cToF, formatSwell, formatTemp, formatVisibility, formatWind } from "../format.js";
+import { regionRef } from "../schemas/refs.js";
+import type { PickJson } from "../schemas/decisions.js";
+import type { z } from "zod";
+import type { BestWindowSchema, DecisionMetricsSchema } from "../schemas/decisions.js";
+import { dateLabel, daysBetween, isoWithOffset, localHHMM } from "../time/zone.js";
+import { caveatsFor } from "./caveats.js";
+import { confidenceOf } from "./confidence.js";
+import type { DayOption } from "./evaluate.js";
+import type { Point } from "../params.js";
+
+export interface PickContext {
+  activity: Activity;
+  date: string;
+  today: string;
+  /** The query point for lat/lon destinations (adds location_snapped). */
+  point: Point | null;
+  regulationsReadable: boolean;
+}
+
+export function bestWindowOf(p: PeriodResult, timeZone: string): z.infer<typeof BestWindowSchema> {
+  return {
+    start: isoWithOffset(p.start, timeZone),
+    end: isoWithOffset(p.end, timeZone),
+    start_local: localHHMM(p.start, timeZone),
+    end_local: localHHMM(p.end, timeZone),
+    score: p.score!,
+    rating: p.rating,
+  };
+}
+
+export function metricsOf(p: PeriodResult): z.infer<typeof DecisionMetricsSchema> {
+  return {
+    visibility_ft: p.visFt,
+    swell_height_ft: p.swellFt,
+    swell_period_s: p.swellPeriodS,
+    swell_from: compass8(p.swellFromDeg),
+    wind_speed_kt: p.windKt,
+    wind_from: compass8(p.windFromDeg),
+    water_temp_f: p.waterTempC === null ? null : cToF(p.waterTempC),
+    tide_state: p.tideState,
+  };
+}
+
+export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, pc: PickContext, versusNext: string | null = null): PickJson {
+  const { spot, distanceKm } = option.candidate;
+  const p = option.period;
+  const tz = spot.timezone;
+  const prov = provenanceOf(option.timed.forecast, [p]);
+  const daysAhead = daysBetween(pc.today, pc.date);
+  const window = bestWindowOf(p, tz);
+  const label = dateLabel(pc.date, pc.today);
+  const tier = tierById(p.rating!);
+
+  const factors = [
+    formatVisibility(p.visFt, p.json.visibility_m) && `visibility about ${formatVisibility(p.visFt, p.json.visibility_m)}`,
+    formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg) && `swell ${formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg)} at the spot`,
+    formatWind(p.windKt, p.windFromDeg) && `wind ${formatWind(p.windKt, p.windFromDeg)}`,
+    p.tideState && `tide ${p.tideState}${p.json.tide_height_ft === null ? "" : ` (${p.json.tide_height_ft} ft)`}`,
+    formatTemp(p.waterTempC) && `water ${formatTemp(p.waterTempC)}`,
+  ].filter((f): f is string => typeof f === "string");
+
+  const summary =
+    `${spot.name}: ${tier.label.toLowerCase()} (${p.score}/100) ${window.start_local}–${window.end_local} ${label === "Today" || label === "Tomorrow" ? label.toLowerCase() : `on ${label}`}` +
+    `, with about ${p.visFt} ft visibility, ${p.swellFt} ft of swell and ${Math.round(p.windKt ?? 0)} kt wind.`;
+  const modelNote = [p.json.why, pc.activity.notScored ? `${pc.activity.notScored}: the shared snorkel-calibrated score is a proxy.` : null]
+    .filter(Boolean)
+    .join(" ");
+
+  return {
+    rank,
+    spot: { id: spot.id, name: spot.name, region: regionRef(spot.region), lat: spot.lat, lon: spot.lon },
+    distance_km: distanceKm,
+    date: pc.date,
+    score: p.score!,
+    rating: p.rating,
+    best_window: window,
+    why: { summary, factors, model_note: modelNote || null, versus_next: versusNext },
+    metrics: metricsOf(p),
+    confidence: confidenceOf({
+      model: p.confidence ?? 0,
+      visibilitySource: p.visibilitySource ?? "heuristic",
+      freshness: prov.freshness,
+      daysAhead,
+      activityFit: pc.activity.activityFit,
+    }),
+    caveats: caveatsFor({
+      activity: pc.activity,
+      visibilitySource: p.visibilitySource,
+      freshness: prov.freshness,
+      daysAhead,
+      rating: p.rating,
+      snappedFrom: pc.point && distanceKm !== null ? { ...pc.point, distanceKm, spotName: spot.name } : null,
+      regulatedAreas: option.regulatedAreas,
+      regulationsReadable: pc.regulationsReadable,
+    }),
+    data_credits: prov.credits,
+    card: buildCard(ctx, { spot, date: pc.date, today: pc.today, activity: pc.activity, period: p, credits: prov.credits }),
+  };
+}

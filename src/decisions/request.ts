@@ -1,0 +1,139 @@
+// Decision-request parameters (spec section 4: recommendations and best-day), parsed once for REST
+// and MCP with the spec's error codes, and the destination they name resolved against the catalogue.
+import { ACTIVITY_IDS, activity as activityById, isActivityId, type Activity } from "../activities.js";
+import type { Region, Spot } from "../catalog/catalog.js";
+import type { ServiceContext } from "../context.js";
+import { ServiceError } from "../errors.js";
+import { round } from "../geo.js";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED } from "../limits.js";
+import { optionalString, parseNumber, parsePoint, parseSpotId, resolveSpot, type Point, type Raw } from "../params.js";
+
+export interface DecisionInput {
+  activity?: Raw;
+  region?: Raw;
+  spot?: Raw;
+  lat?: Raw;
+  lon?: Raw;
+  radius_km?: Raw;
+}
+
+export interface Candidate {
+  spot: Spot;
+  /** Great-circle distance from the query point; null for region and spot queries. */
+  distanceKm: number | null;
+}
+
+/** Where the user asked about, resolved. */
+export type Destination =
+  | {
+      covered: true;
+      kind: "spot" | "region" | "point";
+      region: Region;
+      candidates: Candidate[];
+      /** Spots in range beyond the per-call limit of MAX_SPOTS_CONSIDERED. */
+      overLimit: Candidate[];
+      point: Point | null;
+      nearest: { spot: Spot; distanceKm: number } | null;
+    }
+  | { covered: false; point: Point; nearest: { spot: Spot; distanceKm: number } };
+
+export interface DecisionQuery {
+  activity: Activity;
+  activityRaw: string;
+  regionId: string | null;
+  spotId: string | null;
+  point: Point | null;
+  radiusKm: number;
+  radiusGiven: number | null;
+}
+
+export function parseActivity(v: Raw): Activity {
+  const s = optionalString("activity", v, "unknown_activity");
+  if (s === undefined) {
+    throw new ServiceError("missing_activity", `Give an \`activity\`: one of ${ACTIVITY_IDS.join(", ")}.`);
+  }
+  const id = s.toLowerCase();
+  if (!isActivityId(id)) {
+    throw new ServiceError(
+      "unknown_activity",
+      `Unknown activity ${JSON.stringify(s)}. Allowed values: ${ACTIVITY_IDS.join(", ")}. Kite, windsurf and wing sports have no decision model; wind facts for every spot are in the conditions endpoint.`,
+      { extra: { allowed: [...ACTIVITY_IDS] } },
+    );
+  }
+  return activityById(id);
+}
+
+export function parseDecisionQuery(input: DecisionInput): DecisionQuery {
+  const activity = parseActivity(input.activity);
+  const regionId = optionalString("region", input.region) ?? null;
+  const spotId = parseSpotId(input.spot) ?? null;
+  const point = parsePoint(input.lat, input.lon) ?? null;
+  const given = [regionId !== null, spotId !== null, point !== null].filter(Boolean).length;
+  if (given === 0) throw new ServiceError("missing_location", "Give one location: `region`, `spot`, or `lat` and `lon`.");
+  if (given > 1) throw new ServiceError("ambiguous_location", "Give exactly one location: `region`, `spot`, or `lat` and `lon`, not several.");
+  const radius = parseNumber("radius_km", input.radius_km, "invalid_radius");
+  if (radius !== undefined && !(radius > 0 && radius <= MAX_RADIUS_KM)) {
+    throw new ServiceError("invalid_radius", `\`radius_km\` must be more than 0 and at most ${MAX_RADIUS_KM}; got ${radius}.`);
+  }
+  return {
+    activity,
+    activityRaw: String(input.activity),
+    regionId,
+    spotId,
+    point,
+    radiusKm: radius ?? DEFAULT_RADIUS_KM,
+    radiusGiven: radius ?? null,
+  };
+}
+
+export function parseLimit(v: Raw): number {
+  const n = parseNumber("limit", v, "invalid_limit");
+  if (n === undefined) return DEFAULT_LIMIT;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PICKS) {
+    throw new ServiceError("invalid_limit", `\`limit\` must be a whole number from 1 to ${MAX_PICKS}; got ${n}.`);
+  }
+  return n;
+}
+
+/** Resolves the destination. Unknown spot → 404 unknown_spot; unknown region → 404 unknown_region. */
+export function resolveDestination(q: DecisionQuery, ctx: ServiceContext): Destination {
+  const { catalog } = ctx;
+  if (q.spotId !== null) {
+    const spot = resolveSpot(catalog, q.spotId);
+    return { covered: true, kind: "spot", region: spot.region, candidates: [{ spot, distanceKm: null }], overLimit: [], point: null, nearest: null };
+  }
+  if (q.regionId !== null) {
+    const region = catalog.region(q.regionId);
+    if (!region) {
+      throw new ServiceError("unknown_region", `No region with id \`${q.regionId}\`. Regions: ${catalog.regions.map((r) => r.id).join(", ")}.`);
+    }
+    const all = region.spots.map((spot) => ({ spot, distanceKm: null }));
+    return {
+      covered: true,
+      kind: "region",
+      region,
+      candidates: all.slice(0, MAX_SPOTS_CONSIDERED),
+      overLimit: all.slice(MAX_SPOTS_CONSIDERED),
+      point: null,
+      nearest: null,
+    };
+  }
+  const point = q.point!;
+  const nearest = catalog.nearest(point.lat, point.lon);
+  if (nearest.distanceKm > q.radiusKm) return { covered: false, point, nearest };
+  // Picks never span regions: use the region of the nearest covered spot.
+  const region = nearest.spot.region;
+  const inRange = catalog
+    .byDistance(point.lat, point.lon, region.spots)
+    .filter((d) => d.distanceKm <= q.radiusKm)
+    .map((d) => ({ spot: d.spot, distanceKm: round(d.distanceKm, 1) }));
+  return {
+    covered: true,
+    kind: "point",
+    region,
+    candidates: inRange.slice(0, MAX_SPOTS_CONSIDERED),
+    overLimit: inRange.slice(MAX_SPOTS_CONSIDERED),
+    point,
+    nearest,
+  };
+}

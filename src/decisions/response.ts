@@ -1,0 +1,84 @@
+// Fields every decision response shares (Recommendation and BestDay), and the statuses that end a
+// decision early: activity_not_modeled, not_covered and conditions_only (spec section 3).
+import type { Activity } from "../activities.js";
+import { DISCLAIMER } from "../attribution.js";
+import type { ServiceContext } from "../context.js";
+import { round } from "../geo.js";
+import type { z } from "zod";
+import type { ActivityInfoSchema } from "../schemas/catalog.js";
+import type { ConsideredSchema, CoverageInfoSchema, DECISION_STATUSES, FactsHintSchema } from "../schemas/decisions.js";
+import { isoWithOffset } from "../time/zone.js";
+import type { DecisionQuery, Destination } from "./request.js";
+
+export const PRICING = { layer: "decision", plan: "early-access" } as const;
+
+export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+
+export function activityInfo(a: Activity): z.infer<typeof ActivityInfoSchema> {
+  return { id: a.id, label: a.label, model: a.model, note: a.note };
+}
+
+export function coverageOf(dest: Destination): z.infer<typeof CoverageInfoSchema> {
+  const nearest = dest.nearest
+    ? {
+        spot: { id: dest.nearest.spot.id, name: dest.nearest.spot.name },
+        region: { id: dest.nearest.spot.region.id, name: dest.nearest.spot.region.name },
+        distance_km: round(dest.nearest.distanceKm, 1),
+      }
+    : null;
+  return dest.covered ? { status: "covered", regions: [dest.region.id], nearest_covered: nearest } : { status: "not_covered", regions: [], nearest_covered: nearest };
+}
+
+export const NOTHING_CONSIDERED: z.infer<typeof ConsideredSchema> = { scored: 0, excluded: [], skipped: [] };
+
+/** The zone that dates a decision: the destination's region, or the nearest covered spot's. */
+export function decisionZone(dest: Destination): string {
+  return dest.covered ? dest.region.timezone : dest.nearest.spot.timezone;
+}
+
+export function commonFields(ctx: ServiceContext, q: DecisionQuery, dest: Destination) {
+  return {
+    source: ctx.source,
+    activity: activityInfo(q.activity),
+    generated_at: isoWithOffset(ctx.clock.now(), decisionZone(dest)),
+    disclaimer: DISCLAIMER,
+    pricing: { ...PRICING },
+    coverage: coverageOf(dest),
+  };
+}
+
+/** A status that answers without ranking, or null to go on and rank. */
+export function earlyStatus(
+  ctx: ServiceContext,
+  q: DecisionQuery,
+  dest: Destination,
+): { status: DecisionStatus; message: string; facts_hint: z.infer<typeof FactsHintSchema> } | null {
+  if (q.activity.model === "unsupported") {
+    const spot = dest.covered ? dest.candidates[0]?.spot ?? dest.region.spots[0]! : dest.nearest.spot;
+    return {
+      status: "activity_not_modeled",
+      message: `${q.activity.label} is not ranked. Swell, wind and tide facts for every covered spot come from the get_conditions tool or the conditions endpoint.`,
+      facts_hint: {
+        endpoint: ctx.links.conditions(spot.id),
+        tool: "get_conditions",
+        message: `Call get_conditions with spot "${spot.id}" (or any covered spot) for swell, wind and tide by 3-hour period.`,
+      },
+    };
+  }
+  if (!dest.covered) {
+    const n = dest.nearest;
+    return {
+      status: "not_covered",
+      message: `No covered spot within range of ${dest.point.lat}, ${dest.point.lon}. The nearest covered spot is ${n.spot.name} (${n.spot.region.name}), ${Math.round(n.distanceKm)} km away.`,
+      facts_hint: null,
+    };
+  }
+  if (dest.region.decision_support === "conditions_only") {
+    return {
+      status: "conditions_only",
+      message: `${dest.region.name} has conditions but no calibrated visibility model yet, so spots there are not ranked. Use get_conditions or the conditions endpoint for the facts.`,
+      facts_hint: null,
+    };
+  }
+  return null;
+}

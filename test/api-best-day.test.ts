@@ -1,0 +1,123 @@
+// GET /api/v1/best-day through real HTTP, pinned clock, embedded data.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConditionsJson } from "../src/schemas/conditions.js";
+import { BestDaySchema, type BestDayJson } from "../src/schemas/decisions.js";
+import { expectProblem } from "./helpers/problem.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const best = async (qs: string) => {
+  const r = await svc.json<BestDayJson>(`/api/v1/best-day?${qs}`);
+  if (r.status === 200) expect(BestDaySchema.parse(r.body)).toEqual(r.body);
+  return r;
+};
+
+describe("best day", () => {
+  it("scores each of the next 7 days and names the winner, the runner-up and the margin", async () => {
+    const { status, body } = await best("activity=snorkel&region=us-hi-oahu");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ schema: "service.best_day.v1", status: "ok" });
+    expect(body.range).toEqual({ from: "2026-11-21", to: "2026-11-27", requested_from: null, requested_to: null });
+    expect(body.days.map((d) => d.date)).toEqual(["2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27"]);
+    expect(body.days.map((d) => d.date_label).slice(0, 2)).toEqual(["Today", "Tomorrow"]);
+    const top = Math.max(...body.days.map((d) => d.score ?? -1));
+    expect(body.best!.score).toBe(top);
+    const winningDay = body.days.find((d) => d.date === body.best!.date)!;
+    expect(winningDay.spot!.id).toBe(body.best!.spot.id);
+    expect(winningDay.best_window).toEqual(body.best!.best_window);
+    expect(body.best!.date_label).toBe(winningDay.date_label);
+    expect(body.runner_up!.date).not.toBe(body.best!.date);
+    expect(body.runner_up!.score).toBeLessThanOrEqual(body.best!.score);
+    expect(body.best!.why.versus_next).toMatch(/^(\d+ points? ahead of|Ties with) /);
+    expect(body.cards).toEqual([body.best!.card]);
+    expect(body.data_credits).toEqual(body.best!.data_credits);
+    expect(body.card_markdown).toContain("| Day | Rating | Score | Spot | Window |");
+    for (const d of body.days) expect(d.summary.length).toBeGreaterThan(10);
+  });
+
+  it("quotes the facts for the winning day in every region and activity", async () => {
+    for (const region of svc.ctx.catalog.regions.filter((r) => r.decision_support === "full")) {
+      for (const activity of ["snorkel", "dive", "freedive", "spearfish"]) {
+        const { body } = await best(`activity=${activity}&region=${region.id}`);
+        if (!body.best) {
+          expect(body.considered.scored).toBe(0);
+          continue;
+        }
+        const c = await svc.json<ConditionsJson>(`/api/v1/conditions?spot=${body.best.spot.id}&from=${body.best.date}&to=${body.best.date}`);
+        const p = c.body.periods.find((x) => x.start === body.best!.best_window.start)!;
+        expect(body.best.score).toBe(p.score);
+        expect(body.best.metrics.visibility_ft).toBe(p.visibility_ft);
+        for (const d of body.days.filter((x) => x.spot)) {
+          const cd = await svc.json<ConditionsJson>(`/api/v1/conditions?spot=${d.spot!.id}&from=${d.date}&to=${d.date}`);
+          expect(cd.body.periods.find((x) => x.start === d.best_window!.start)!.score).toBe(d.score);
+        }
+      }
+    }
+  });
+
+  it("finds the best day at a single spot", async () => {
+    const { body } = await best("activity=dive&spot=molokini-back-wall&from=2026-11-22&to=2026-11-24");
+    expect(body.days).toHaveLength(3);
+    expect(body.days.every((d) => d.spot?.id === "molokini-back-wall")).toBe(true);
+    expect(body.best!.spot.id).toBe("molokini-back-wall");
+  });
+
+  it("clamps a past `from` to today and echoes what was asked", async () => {
+    const { body } = await best("activity=snorkel&region=us-hi-maui&from=2026-11-18&to=2026-11-23");
+    expect(body.range).toEqual({ from: "2026-11-21", to: "2026-11-23", requested_from: "2026-11-18", requested_to: "2026-11-23" });
+    expect(body.days).toHaveLength(3);
+  });
+
+  it("trims a window that runs past the horizon", async () => {
+    const { body } = await best("activity=snorkel&region=us-hi-maui&from=2026-11-25&to=2026-11-30");
+    expect(body.range).toMatchObject({ from: "2026-11-25", to: "2026-11-27", requested_to: "2026-11-30" });
+  });
+
+  it("shows today as having no window left once daylight has passed", async () => {
+    const evening = await startService({ now: "2026-11-22T05:00:00Z" });
+    try {
+      const { body } = await evening.json<BestDayJson>("/api/v1/best-day?activity=snorkel&region=us-hi-oahu");
+      expect(body.days[0]).toMatchObject({ date: "2026-11-21", score: null, spot: null, best_window: null, summary: "No daylight window left today." });
+      expect(body.best!.date).not.toBe("2026-11-21");
+    } finally {
+      await evening.close();
+    }
+  });
+
+  it("answers the non-ranking statuses with every day listed", async () => {
+    const surf = await best("activity=surf&region=us-hi-oahu");
+    expect(surf.body).toMatchObject({ status: "activity_not_modeled", best: null, runner_up: null });
+    expect(surf.body.facts_hint!.tool).toBe("get_conditions");
+    expect(surf.body.days).toHaveLength(7);
+    const far = await best("activity=snorkel&lat=-33.9&lon=18.4");
+    expect(far.body.status).toBe("not_covered");
+    expect(far.body.coverage.nearest_covered).not.toBeNull();
+    const catalina = await best("activity=snorkel&region=us-ca-catalina");
+    expect(catalina.body.status).toBe("conditions_only");
+  });
+});
+
+describe("bad requests", () => {
+  it.each([
+    ["region=us-hi-oahu", 400, "missing_activity"],
+    ["activity=windsurf&region=us-hi-oahu", 400, "unknown_activity"],
+    ["activity=snorkel", 400, "missing_location"],
+    ["activity=snorkel&spot=hanauma-bay&lat=1&lon=2", 400, "ambiguous_location"],
+    ["activity=snorkel&region=us-hi-oahu&from=2026-11-24&to=2026-11-22", 400, "invalid_range"],
+    ["activity=snorkel&region=us-hi-oahu&from=2026-11-21&to=2026-11-28", 400, "range_too_long"],
+    ["activity=snorkel&region=us-hi-oahu&from=2026-11-21&to=2026-11-2", 400, "invalid_date"],
+    ["activity=snorkel&lat=21&lon=-157&radius_km=500", 400, "invalid_radius"],
+    ["activity=snorkel&spot=nowhere", 404, "unknown_spot"],
+    ["activity=snorkel&region=nowhere", 404, "unknown_region"],
+    ["activity=snorkel&region=us-hi-oahu&from=2026-11-28", 422, "outside_horizon"],
+    ["activity=snorkel&region=us-hi-oahu&from=2026-11-01&to=2026-11-05", 422, "outside_horizon"],
+  ])("?%s → %s %s", async (qs, status, code) => {
+    const r = await svc.json(`/api/v1/best-day?${qs}`);
+    expectProblem(svc, r.status, r.body, status, code);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { activity } from "../src/activities.js";
+import { caveatsFor, type CaveatContext } from "../src/decisions/caveats.js";
+import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
+import { compareConditions } from "../src/decisions/evaluate.js";
+import type { PeriodResult } from "../src/forecast/engine.js";
+
+const period = (over: Partial<PeriodResult>): PeriodResult =>
+  ({ score: 70, visFt: 40, swellFt: 2, windKt: 10, start: new Date("2026-11-22T19:00:00Z"), ...over }) as PeriodResult;
+const better = (a: PeriodResult, b: PeriodResult, id: Parameters<typeof activity>[0]) => compareConditions(a, b, activity(id).tieBreak) < 0;
+
+describe("ranking and tie-breaks", () => {
+  it("ranks by score first for every activity", () => {
+    for (const id of ["snorkel", "dive", "freedive", "spearfish"] as const) {
+      expect(better(period({ score: 71, visFt: 10, swellFt: 5 }), period({ score: 70 }), id)).toBe(true);
+    }
+  });
+  it("snorkel: a tie goes to the calmer surface (less swell, then less wind)", () => {
+    expect(better(period({ swellFt: 1, visFt: 20 }), period({ swellFt: 2, visFt: 60 }), "snorkel")).toBe(true);
+    expect(better(period({ windKt: 5 }), period({ windKt: 12 }), "snorkel")).toBe(true);
+  });
+  it("dive: a tie goes to the clearer water", () => {
+    expect(better(period({ visFt: 60, swellFt: 3 }), period({ visFt: 40, swellFt: 1 }), "dive")).toBe(true);
+  });
+  it("freedive: a tie goes to the clearer water, then the calmer wind", () => {
+    expect(better(period({ visFt: 60, windKt: 15 }), period({ visFt: 40, windKt: 5 }), "freedive")).toBe(true);
+    expect(better(period({ visFt: 40, windKt: 5, swellFt: 3 }), period({ visFt: 40, windKt: 12, swellFt: 1 }), "freedive")).toBe(true);
+  });
+  it("falls back to the earlier window when everything is equal", () => {
+    expect(better(period({}), period({ start: new Date("2026-11-22T22:00:00Z") }), "snorkel")).toBe(true);
+  });
+});
+
+describe("confidence", () => {
+  it("is the product of its five factors, labelled by the spec's thresholds", () => {
+    const c = confidenceOf({ model: 0.7, visibilitySource: "heuristic", freshness: "live", daysAhead: 2, activityFit: 0.85 });
+    expect(c.factors).toEqual({ model: 0.7, visibility_source: 0.8, freshness: 1, lead_time: 0.903, activity_fit: 0.85 });
+    expect(c.value).toBeCloseTo(0.7 * 0.8 * 1 * 0.903 * 0.85, 3); // 0.43
+    expect(c.label).toBe("medium");
+    expect(confidenceOf({ model: 0.9, visibilitySource: "satellite", freshness: "live", daysAhead: 0, activityFit: 1 }).label).toBe("high");
+    expect(confidenceOf({ model: 0.35, visibilitySource: "heuristic", freshness: "none", daysAhead: 0, activityFit: 1 }).label).toBe("low");
+  });
+  it("decays 5% a day ahead with a floor of 0.6", () => {
+    expect(leadTimeFactor(0)).toBe(1);
+    expect(leadTimeFactor(1)).toBeCloseTo(0.95, 6);
+    expect(leadTimeFactor(6)).toBeCloseTo(0.735, 3);
+    expect(leadTimeFactor(30)).toBe(0.6);
+  });
+});
+
+describe("caveats", () => {
+  const base: CaveatContext = {
+    activity: activity("snorkel"),
+    visibilitySource: "satellite",
+    freshness: "live",
+    daysAhead: 0,
+    rating: "great",
+    snappedFrom: null,
+    regulatedAreas: [],
+    regulationsReadable: true,
+  };
+  const codes = (over: Partial<CaveatContext>) => caveatsFor({ ...base, ...over }).map((c) => c.code);
+  it("says nothing on a clean native pick", () => expect(codes({})).toEqual([]));
+  it("flags each condition with its code", () => {
+    expect(codes({ visibilitySource: "heuristic" })).toEqual(["visibility_estimated"]);
+    expect(codes({ freshness: "aging" })).toEqual(["stale_inputs"]);
+    expect(codes({ freshness: "recent" })).toEqual([]);
+    expect(codes({ daysAhead: 3 })).toEqual(["long_lead_time"]);
+    expect(codes({ daysAhead: 2 })).toEqual([]);
+    expect(codes({ rating: "fair" })).toEqual(["marginal_conditions"]);
+    expect(codes({ rating: "no-go" })).toEqual(["marginal_conditions"]);
+    expect(codes({ snappedFrom: { lat: 1, lon: 2, distanceKm: 3, spotName: "X" } })).toEqual(["location_snapped"]);
+    expect(codes({ activity: activity("dive") })).toEqual(["proxy_activity_model"]);
+  });
+  it("spearfishing: always verify the rules; name rules-only areas; say when closures were not checked", () => {
+    expect(codes({ activity: activity("spearfish") })).toEqual(["proxy_activity_model", "verify_fishing_rules"]);
+    expect(codes({ activity: activity("spearfish"), regulatedAreas: ["West Hawaiʻi FMA"] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
+    expect(codes({ activity: activity("spearfish"), regulationsReadable: false })).toEqual(["proxy_activity_model", "regulations_not_checked", "verify_fishing_rules"]);
+  });
+});

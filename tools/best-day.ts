@@ -1,0 +1,211 @@
+// best_day — the best spot-local day in a window (default today through today + 6) for an activity
+// at a destination, with every day's best spot and window. REST twin: GET /api/v1/best-day.
+//
+// Errors (ServiceError codes): missing_activity, unknown_activity, missing_location,
+// ambiguous_location, invalid_coordinates, one_spot_per_request, invalid_radius, invalid_date,
+// invalid_range, range_too_long (400); unknown_spot, unknown_region (404); outside_horizon (422).
+// Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
+import { z } from "zod";
+import { ACTIVITY_IDS } from "../src/activities.js";
+import { sourceLine } from "../src/attribution.js";
+import { picksMarkdown } from "../src/cards/markdown.js";
+import type { ServiceContext } from "../src/context.js";
+import { compareConditions, evaluateDay, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
+import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
+import { parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
+import { commonFields, decisionZone, earlyStatus, NOTHING_CONSIDERED } from "../src/decisions/response.js";
+import { ServiceError } from "../src/errors.js";
+import { mdEscape } from "../src/format.js";
+import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../src/limits.js";
+import { parseDate, type Raw } from "../src/params.js";
+import { BestDaySchema, type BestDayJson } from "../src/schemas/decisions.js";
+import { addDays, dateLabel, daysBetween, localDate } from "../src/time/zone.js";
+
+export const name = "best_day";
+
+export const config = {
+  title: "Find the best day for an activity",
+  description:
+    "Use this to answer 'which day this week is best for snorkeling/diving/freediving/spearfishing at <place>?': scores every " +
+    "spot-local day in the window (default today through today + 6, at most 7 days) by the best daylight 3-hour window at the " +
+    "destination (the best spot per day for a region or radius), returns the winning day as a full pick with its margin over the " +
+    "runner-up, and a one-line summary per day. Give activity and exactly one of region, spot, or lat+lon (radius_km default " +
+    `${DEFAULT_RADIUS_KM}, max ${MAX_RADIUS_KM}). Units: ft, kt, °F. Surf is not ranked.`,
+  inputSchema: z.object({
+    activity: z.enum(ACTIVITY_IDS).describe("snorkel, dive, freedive, spearfish (surf returns activity_not_modeled)"),
+    region: z.string().max(64).optional().describe("Region id from list_coverage, e.g. us-hi-oahu"),
+    spot: z.string().regex(/^[a-z0-9-]{1,64}$/).optional().describe("Spot id: best day at just this spot"),
+    lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
+    lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
+    radius_km: z.number().gt(0).max(MAX_RADIUS_KM).optional().describe(`Around lat/lon; default ${DEFAULT_RADIUS_KM}`),
+    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe("First spot-local date; default today; a past date is clamped to today"),
+    to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe(`Last spot-local date, inclusive; default from + ${MAX_RANGE_DAYS - 1}`),
+  }),
+  outputSchema: BestDaySchema,
+};
+
+export interface BestDayInput extends DecisionInput {
+  from?: Raw;
+  to?: Raw;
+}
+
+interface DayResult {
+  date: string;
+  top: DayOption | null;
+  scoredSpots: Set<string>;
+}
+
+export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise<BestDayJson> {
+  const q = parseDecisionQuery(input);
+  const fromIn = parseDate("from", input.from);
+  const toIn = parseDate("to", input.to);
+  const dest = resolveDestination(q, ctx);
+  const tz = decisionZone(dest);
+  const today = localDate(ctx.clock.now(), tz);
+  const lastDay = addDays(today, HORIZON_DAYS - 1);
+
+  if (fromIn !== undefined && toIn !== undefined && toIn < fromIn) {
+    throw new ServiceError("invalid_range", `\`to\` (${toIn}) is before \`from\` (${fromIn}).`);
+  }
+  const from = fromIn === undefined || fromIn < today ? today : fromIn;
+  const toWanted = toIn ?? addDays(from, MAX_RANGE_DAYS - 1);
+  if (daysBetween(from, toWanted) + 1 > MAX_RANGE_DAYS) {
+    throw new ServiceError("range_too_long", `At most ${MAX_RANGE_DAYS} days per request; ${from} to ${toWanted} is ${daysBetween(from, toWanted) + 1}.`);
+  }
+  if (from > lastDay || toWanted < today) {
+    throw new ServiceError("outside_horizon", `${fromIn ?? from} to ${toWanted} is outside the forecast horizon: ${today} (today, spot-local) through ${lastDay}.`, {
+      extra: { available_from: today, available_to: lastDay },
+    });
+  }
+  const to = toWanted > lastDay ? lastDay : toWanted;
+
+  const base = {
+    schema: "service.best_day.v1" as const,
+    query: {
+      activity: q.activityRaw,
+      region: q.regionId,
+      spot: q.spotId,
+      lat: q.point?.lat ?? null,
+      lon: q.point?.lon ?? null,
+      radius_km: q.radiusGiven,
+      from: fromIn ?? null,
+      to: toIn ?? null,
+    },
+    ...commonFields(ctx, q, dest),
+    range: { from, to, requested_from: fromIn ?? null, requested_to: toIn ?? null },
+  };
+  const dates = Array.from({ length: daysBetween(from, to) + 1 }, (_, i) => addDays(from, i));
+  const early = earlyStatus(ctx, q, dest);
+  if (early || !dest.covered) {
+    const e = early!;
+    return {
+      ...base,
+      data_credits: [],
+      status: e.status,
+      considered: NOTHING_CONSIDERED,
+      message: e.message,
+      facts_hint: e.facts_hint,
+      best: null,
+      runner_up: null,
+      days: dates.map((date) => ({ date, date_label: dateLabel(date, today), score: null, rating: null, spot: null, best_window: null, summary: e.message })),
+      cards: [],
+      card_markdown: picksMarkdown(`Best day for ${q.activity.label.toLowerCase()}`, [], ctx.links.base, e.message),
+    };
+  }
+
+  const regulations = ctx.regulations;
+  const screened = screenCandidates(dest.candidates, q.activity, regulations);
+  const results: DayResult[] = [];
+  for (const date of dates) {
+    const day = await evaluateDay(screened, date, q.activity, ctx);
+    results.push({ date, top: day.options[0] ?? null, scoredSpots: new Set(day.options.map((o) => o.candidate.spot.id)) });
+  }
+  const ranked = results
+    .filter((r): r is DayResult & { top: DayOption } => r.top !== null)
+    .sort((a, b) => compareConditions(a.top.period, b.top.period, q.activity.tieBreak) || a.date.localeCompare(b.date));
+  const winner = ranked[0] ?? null;
+  const second = ranked[1] ?? null;
+
+  const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
+  const considered = {
+    scored: everScored.size,
+    excluded: screened.excluded,
+    skipped: [
+      ...screened.eligible
+        .filter((e) => !everScored.has(e.candidate.spot.id))
+        .map((e) => ({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data" as const, note: `No scored daylight period between ${from} and ${to}.` })),
+      ...dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." })),
+    ],
+  };
+
+  const best = winner
+    ? {
+        ...buildPick(ctx, 1, winner.top, { activity: q.activity, date: winner.date, today, point: dest.point, regulationsReadable: regulations.readable }, versusNext(winner, second, today)),
+        date_label: dateLabel(winner.date, today),
+      }
+    : null;
+  const days = results.map((r) => {
+    const label = dateLabel(r.date, today);
+    if (!r.top) {
+      const why = screened.eligible.length === 0 ? "No spot here suits this activity." : r.date === today ? "No daylight window left today." : "No scored daylight window.";
+      return { date: r.date, date_label: label, score: null, rating: null, spot: null, best_window: null, summary: why };
+    }
+    const p = r.top.period;
+    const w = bestWindowOf(p, tz);
+    return {
+      date: r.date,
+      date_label: label,
+      score: p.score,
+      rating: p.rating,
+      spot: { id: r.top.candidate.spot.id, name: r.top.candidate.spot.name },
+      best_window: w,
+      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
+    };
+  });
+
+  let status: BestDayJson["status"] = "ok";
+  let message: string;
+  if (best) {
+    message = `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ${best.rating} (${best.score}) ${best.best_window.start_local}–${best.best_window.end_local}.`;
+  } else if (screened.eligible.length === 0) {
+    message = `No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`;
+  } else {
+    status = "no_data";
+    message = `No scored daylight window between ${from} and ${to} in ${dest.region.name}.`;
+  }
+  const strip = days.map((d) => `| ${d.date_label} | ${d.rating ?? "–"} | ${d.score ?? "–"} | ${d.spot ? mdEscape(d.spot.name) : "–"} | ${d.best_window ? `${d.best_window.start_local}–${d.best_window.end_local}` : "–"} |`);
+  const markdown = picksMarkdown(`Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name}`, best ? [best] : [], ctx.links.base, message).replace(
+    `\n${sourceLine(ctx.links.base)}`,
+    `\n| Day | Rating | Score | Spot | Window |\n|---|---|---|---|---|\n${strip.join("\n")}\n\n${sourceLine(ctx.links.base)}`,
+  );
+  return {
+    ...base,
+    data_credits: best?.data_credits ?? [],
+    status,
+    considered,
+    message,
+    facts_hint: null,
+    best,
+    runner_up: second
+      ? { date: second.date, score: second.top.period.score!, rating: second.top.period.rating, spot: { id: second.top.candidate.spot.id, name: second.top.candidate.spot.name } }
+      : null,
+    days,
+    cards: best ? [best.card] : [],
+    card_markdown: markdown,
+  };
+}
+
+/** The winner's margin over the runner-up day, in points and in what differs. */
+function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult & { top: DayOption }) | null, today: string): string {
+  if (!second) return "No other day in the window has a scored daylight window.";
+  const a = winner.top.period;
+  const b = second.top.period;
+  const margin = a.score! - b.score!;
+  const diffs: string[] = [];
+  if (a.visFt !== null && b.visFt !== null && a.visFt !== b.visFt) diffs.push(`visibility ${a.visFt} vs ${b.visFt} ft`);
+  if (a.swellFt !== null && b.swellFt !== null && a.swellFt !== b.swellFt) diffs.push(`swell ${a.swellFt} vs ${b.swellFt} ft`);
+  if (a.windKt !== null && b.windKt !== null && Math.round(a.windKt) !== Math.round(b.windKt)) diffs.push(`wind ${Math.round(a.windKt)} vs ${Math.round(b.windKt)} kt`);
+  const where = second.top.candidate.spot.id === winner.top.candidate.spot.id ? "" : ` at ${second.top.candidate.spot.name}`;
+  const lead = margin === 0 ? `Ties with ${dateLabel(second.date, today)}${where} (${b.score})` : `${margin} point${margin === 1 ? "" : "s"} ahead of ${dateLabel(second.date, today)}${where} (${b.score})`;
+  return `${lead}${diffs.length > 0 ? `: ${diffs.join(", ")}.` : "."}`;
+}

@@ -1,0 +1,142 @@
+// recommend_spot — ranked spot picks for one activity, in one area, on one spot-local day.
+// REST twin: GET /api/v1/recommendations. Both call `recommendSpot` below.
+//
+// Errors (ServiceError codes): missing_activity, unknown_activity, missing_location,
+// ambiguous_location, invalid_coordinates, one_spot_per_request, invalid_radius, invalid_date,
+// invalid_limit (400); unknown_spot, unknown_region (404); outside_horizon (422).
+// Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
+import { z } from "zod";
+import { ACTIVITY_IDS } from "../src/activities.js";
+import { unionCredits } from "../src/attribution.js";
+import { picksMarkdown } from "../src/cards/markdown.js";
+import type { ServiceContext } from "../src/context.js";
+import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
+import { buildPick } from "../src/decisions/pick.js";
+import { parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
+import { commonFields, decisionZone, earlyStatus, NOTHING_CONSIDERED } from "../src/decisions/response.js";
+import { ServiceError } from "../src/errors.js";
+import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
+import { parseDate, type Raw } from "../src/params.js";
+import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
+import { addDays, dateLabel, localDate } from "../src/time/zone.js";
+
+export const name = "recommend_spot";
+
+export const config = {
+  title: "Recommend the best spots for an activity",
+  description:
+    "Use this to answer 'where should I snorkel/dive/freedive/spearfish on <day>?': ranks covered spots in one area for one " +
+    "spot-local day by their best daylight 3-hour window, and explains each pick (score 0-100, rating, window, visibility ft, " +
+    "swell ft, wind kt, water °F, confidence, caveats to relay, and a spot card). Give activity and exactly one of region, spot, " +
+    `or lat+lon (with radius_km, default ${DEFAULT_RADIUS_KM}, max ${MAX_RADIUS_KM}). date defaults to today (tomorrow once today's ` +
+    `daylight has passed), up to ${HORIZON_DAYS - 1} days ahead; limit 1-${MAX_PICKS}, default ${DEFAULT_LIMIT}. Surf is not ranked.`,
+  inputSchema: z.object({
+    activity: z.enum(ACTIVITY_IDS).describe("snorkel, dive, freedive, spearfish (surf returns activity_not_modeled)"),
+    region: z.string().max(64).optional().describe("Region id from list_coverage, e.g. us-hi-oahu"),
+    spot: z.string().regex(/^[a-z0-9-]{1,64}$/).optional().describe("Spot id: judge just this spot"),
+    lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
+    lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
+    radius_km: z.number().gt(0).max(MAX_RADIUS_KM).optional().describe(`Around lat/lon; default ${DEFAULT_RADIUS_KM}`),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe("Spot-local date YYYY-MM-DD, today through today + 6"),
+    limit: z.number().int().min(1).max(MAX_PICKS).optional().describe(`Picks to return, 1-${MAX_PICKS}; default ${DEFAULT_LIMIT}`),
+  }),
+  outputSchema: RecommendationSchema,
+};
+
+export interface RecommendSpotInput extends DecisionInput {
+  date?: Raw;
+  limit?: Raw;
+}
+
+export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceContext): Promise<RecommendationJson> {
+  const q = parseDecisionQuery(input);
+  const limit = parseLimit(input.limit);
+  const dateIn = parseDate("date", input.date);
+  const dest = resolveDestination(q, ctx);
+  const tz = decisionZone(dest);
+  const now = ctx.clock.now();
+  const today = localDate(now, tz);
+  const lastDay = addDays(today, HORIZON_DAYS - 1);
+  if (dateIn !== undefined && (dateIn < today || dateIn > lastDay)) {
+    throw new ServiceError("outside_horizon", `date ${dateIn} is outside the forecast horizon: ${today} (today, spot-local) through ${lastDay}.`, {
+      extra: { available_from: today, available_to: lastDay },
+    });
+  }
+  // Default date: today, or tomorrow once today's daylight windows are over. Explicit dates never move.
+  const daylightEnd = periodSlots(today, 1, tz).filter((s) => isDaylightSlot(s.startHour)).at(-1)!.end;
+  const rolled = dateIn === undefined && now.getTime() >= daylightEnd.getTime();
+  const date = dateIn ?? (rolled ? addDays(today, 1) : today);
+
+  const base = {
+    schema: "service.recommendation.v1" as const,
+    query: {
+      activity: q.activityRaw,
+      region: q.regionId,
+      spot: q.spotId,
+      lat: q.point?.lat ?? null,
+      lon: q.point?.lon ?? null,
+      radius_km: q.radiusGiven,
+      date: dateIn ?? null,
+      limit: typeof input.limit === "undefined" ? null : limit,
+    },
+    ...commonFields(ctx, q, dest),
+    date,
+    date_label: dateLabel(date, today),
+    date_rolled_forward: rolled,
+  };
+  const early = earlyStatus(ctx, q, dest);
+  if (early || !dest.covered) {
+    const e = early!;
+    return {
+      ...base,
+      data_credits: [],
+      status: e.status,
+      considered: NOTHING_CONSIDERED,
+      message: e.message,
+      facts_hint: e.facts_hint,
+      picks: [],
+      cards: [],
+      card_markdown: picksMarkdown(titleFor(q.activity.label, null, base.date_label), [], ctx.links.base, e.message),
+    };
+  }
+
+  const regulations = ctx.regulations;
+  const screened = screenCandidates(dest.candidates, q.activity, regulations);
+  const day = await evaluateDay(screened, date, q.activity, ctx);
+  for (const c of dest.overLimit) day.considered.skipped.push({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit", note: "Beyond the 20 spots considered per call." });
+  const picks = day.options.slice(0, limit).map((o, i) =>
+    buildPick(ctx, i + 1, o, { activity: q.activity, date, today, point: dest.point, regulationsReadable: regulations.readable }),
+  );
+
+  const notes: string[] = [];
+  if (rolled) notes.push(`Today's daylight windows have passed, so these picks are for tomorrow (${date}).`);
+  if (dest.kind === "point" && dest.nearest) {
+    notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${Math.round(dest.nearest.distanceKm)} km from your point).`);
+  }
+  let status: RecommendationJson["status"] = "ok";
+  if (picks.length > 0) {
+    notes.unshift(`${picks.length === 1 ? "Best pick" : `Top ${picks.length} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
+  } else if (screened.eligible.length === 0) {
+    notes.unshift(`No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`);
+  } else {
+    status = "no_data";
+    notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${dateIn === today || date === today ? "tomorrow" : "another date"}.`);
+  }
+  const message = notes.join(" ");
+  return {
+    ...base,
+    data_credits: unionCredits(picks.map((p) => p.data_credits)),
+    status,
+    considered: day.considered,
+    message,
+    facts_hint: null,
+    picks,
+    cards: picks.map((p) => p.card),
+    card_markdown: picksMarkdown(titleFor(q.activity.label, dest.region.name, base.date_label), picks, ctx.links.base, message),
+  };
+}
+
+function titleFor(activityLabel: string, regionName: string | null, label: string): string {
+  return `${activityLabel}${regionName ? ` in ${regionName}` : ""}: ${label}`;
+}
