@@ -17,6 +17,10 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   /** Deep link for the `app` links; `{spot}`, `{date}` and `{activity}` are filled in. */
   APP_LINK_TEMPLATE: z.string().min(1).optional(),
+  /** Extra Host names /mcp accepts, comma-separated (the public host and loopback are always allowed). */
+  MCP_ALLOWED_HOSTS: z.string().optional(),
+  /** Extra Origin host names /mcp accepts from browsers, comma-separated. */
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
 });
 
 export type DataSourceMode = "auto" | "live" | "offline";
@@ -30,7 +34,18 @@ export interface Config {
   dataSource: DataSourceMode;
   logLevel: LogLevel;
   appLinkTemplate: string;
+  /** Host names /mcp accepts (DNS-rebinding guard). */
+  mcpAllowedHosts: string[];
+  /** Origin host names /mcp accepts; requests without an Origin always pass. */
+  mcpAllowedOrigins: string[];
 }
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+const list = (s: string | undefined) =>
+  (s ?? "")
+    .split(",")
+    .map((x) => x.trim().toLowerCase())
+    .filter(Boolean);
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -56,5 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataSource: e.DATA_SOURCE,
     logLevel: e.LOG_LEVEL,
     appLinkTemplate: e.APP_LINK_TEMPLATE ?? `${publicBaseUrl}/spots/{spot}?date={date}&activity={activity}`,
+    mcpAllowedHosts: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_HOSTS)])],
+    mcpAllowedOrigins: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_ORIGINS)])],
   };
 }

@@ -23,3 +23,5 @@ export const DAYLIGHT_LAST_START_HOUR = 17;
 export const REFRESH_MS = 3_600_000;
 /** Longest query string accepted by the REST API, in bytes. */
 export const MAX_QUERY_BYTES = 2048;
+/** Largest JSON-RPC body accepted on POST /mcp, in bytes (tool arguments are small). */
+export const MCP_MAX_BODY_BYTES = 65_536;

@@ -2,6 +2,7 @@
 import { pino, type Logger } from "pino";
 import type { LogLevel } from "./config.js";
 
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, base: { service: "ocean-conditions" }, timestamp: pino.stdTimeFunctions.isoTime });
+/** JSON logs to stdout, or to stderr (fd 2) when stdout carries the MCP stdio protocol. */
+export function createLogger(level: LogLevel, fd: 1 | 2 = 1): Logger {
+  return pino({ level, base: { service: "ocean-conditions" }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination(fd));
 }

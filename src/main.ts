@@ -1,15 +1,18 @@
-// Entry point: `npm start`. Reads configuration, loads the catalogue, tides and seasonal norms,
-// and serves HTTP until SIGTERM/SIGINT, finishing in-flight requests before exiting.
+#!/usr/bin/env node
+// Entry point. `npm start` serves HTTP (REST, MCP at /mcp, pages) until SIGTERM/SIGINT, finishing
+// in-flight requests before exiting. With `--stdio` it serves the same four MCP tools over
+// stdin/stdout for desktop hosts (logs then go to stderr).
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { systemClock } from "./clock.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createContext } from "./context.js";
 import { createApp } from "./http/app.js";
 import { createLogger } from "./logger.js";
+import { createMcpServerFactory } from "./mcp/server.js";
 
-function main(): void {
-  let config;
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -17,6 +20,9 @@ function main(): void {
     }
     throw e;
   }
+}
+
+function serveHttp(config: Config): void {
   const log = createLogger(config.logLevel);
   const ctx = createContext({ config, clock: systemClock, log });
   const server = createApp(ctx).listen(config.port, config.host, () => {
@@ -32,4 +38,13 @@ function main(): void {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-main();
+function serveMcpStdio(config: Config): void {
+  const log = createLogger(config.logLevel, 2);
+  const ctx = createContext({ config, clock: systemClock, log });
+  serveStdio(createMcpServerFactory(ctx), { onerror: (err) => log.error({ err }, "stdio error") });
+  log.info({ data: config.dataSource, spots: ctx.catalog.spots.length }, "serving MCP over stdio");
+}
+
+const config = readConfig();
+if (process.argv.includes("--stdio")) serveMcpStdio(config);
+else serveHttp(config);

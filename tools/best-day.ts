@@ -20,6 +20,7 @@ import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "
 import { parseDate, type Raw } from "../src/params.js";
 import { BestDaySchema, type BestDayJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, daysBetween, localDate } from "../src/time/zone.js";
+import type { ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "best_day";
 
@@ -209,3 +210,12 @@ function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult &
   const lead = margin === 0 ? `Ties with ${dateLabel(second.date, today)}${where} (${b.score})` : `${margin} point${margin === 1 ? "" : "s"} ahead of ${dateLabel(second.date, today)}${where} (${b.score})`;
   return `${lead}${diffs.length > 0 ? `: ${diffs.join(", ")}.` : "."}`;
 }
+
+export const tool: ToolDefinition<BestDayJson> = {
+  name,
+  config,
+  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
+  appView: true,
+  run: (args, ctx) => bestDay(args, ctx),
+  markdown: (r) => r.card_markdown,
+};

@@ -18,6 +18,7 @@ import { regionRef } from "../src/schemas/refs.js";
 import { HOUR_MS } from "../src/clock.js";
 import { addDays, dateLabel, daysBetween, isoWithOffset, localDate } from "../src/time/zone.js";
 import { formatSwell, formatTemp, formatVisibility, formatWind, mdEscape } from "../src/format.js";
+import type { ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "get_conditions";
 
@@ -211,3 +212,12 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
 function ratingText(rating: string | null, score: number | null): string {
   return rating === null ? "not rated" : `**${rating}** (${score}/100)`;
 }
+
+export const tool: ToolDefinition<ConditionsJson> = {
+  name,
+  config,
+  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
+  appView: true,
+  run: (args, ctx) => getConditions(args, ctx),
+  markdown: conditionsMarkdown,
+};

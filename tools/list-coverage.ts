@@ -9,6 +9,7 @@ import { HORIZON_DAYS } from "../src/limits.js";
 import { optionalString, type Raw } from "../src/params.js";
 import { CoverageSchema, type CoverageJson } from "../src/schemas/catalog.js";
 import { mdEscape } from "../src/format.js";
+import type { ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "list_coverage";
 
@@ -70,3 +71,12 @@ export function coverageMarkdown(c: CoverageJson, ctx: ServiceContext): string {
   lines.push("", sourceLine(ctx.links.base));
   return lines.join("\n");
 }
+
+export const tool: ToolDefinition<CoverageJson> = {
+  name,
+  config,
+  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  appView: false,
+  run: (args, ctx) => listCoverage(args, ctx),
+  markdown: coverageMarkdown,
+};

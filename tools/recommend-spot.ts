@@ -20,6 +20,7 @@ import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_K
 import { parseDate, type Raw } from "../src/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, localDate } from "../src/time/zone.js";
+import type { ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "recommend_spot";
 
@@ -140,3 +141,12 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
 function titleFor(activityLabel: string, regionName: string | null, label: string): string {
   return `${activityLabel}${regionName ? ` in ${regionName}` : ""}: ${label}`;
 }
+
+export const tool: ToolDefinition<RecommendationJson> = {
+  name,
+  config,
+  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
+  appView: true,
+  run: (args, ctx) => recommendSpot(args, ctx),
+  markdown: (r) => r.card_markdown,
+};

@@ -3,7 +3,7 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { ServiceContext } from "../context.js";
 import { isServiceError, ServiceError } from "../errors.js";
-import { SourceUnavailableError } from "../sources/types.js";
+import { asServiceError } from "../failures.js";
 import { MAX_QUERY_BYTES } from "../limits.js";
 import { getConditions } from "../../tools/get-conditions.js";
 import { listCoverage } from "../../tools/list-coverage.js";
@@ -12,6 +12,8 @@ import { recommendSpot } from "../../tools/recommend-spot.js";
 import { bestDay } from "../../tools/best-day.js";
 import { sendProblem } from "./problem.js";
 import { openApiDocument } from "./openapi.js";
+import { mountDiscovery } from "../mcp/discovery.js";
+import { mountMcp } from "../mcp/http.js";
 
 type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
 
@@ -24,7 +26,8 @@ export function createApp(ctx: ServiceContext): express.Express {
   const linkHeader = `<${ctx.links.docs}>; rel="service-doc", <${ctx.links.openapi}>; rel="service-desc"; type="application/openapi+json"`;
   app.use((req, res, next) => {
     res.setHeader("Link", linkHeader);
-    res.setHeader("Access-Control-Allow-Origin", "*");
+    // /mcp checks Origin itself and is not a cross-origin GET API.
+    if (req.path !== "/mcp") res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("X-Content-Type-Options", "nosniff");
     const q = req.url.indexOf("?");
     if (q >= 0 && req.url.length - q - 1 > MAX_QUERY_BYTES) {
@@ -59,6 +62,8 @@ export function createApp(ctx: ServiceContext): express.Express {
       });
   };
 
+  mountMcp(app, ctx);
+  mountDiscovery(app, ctx);
   route("/api/v1/conditions", (req) => getConditions(req.query, ctx));
   route("/api/v1/spots", (req) => listSpots(req.query, ctx));
   route("/api/v1/coverage", (req) => listCoverage(req.query, ctx));
@@ -71,16 +76,15 @@ export function createApp(ctx: ServiceContext): express.Express {
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (isServiceError(err)) return fail(res, err);
-    if (err instanceof SourceUnavailableError) {
-      return fail(res, new ServiceError("data_unavailable", `Upstream data is unavailable right now: ${err.message}.`, { retryAfterS: err.retryAfterS }));
-    }
+    // Errors Express itself raises while reading a request (bad encoding, too large).
     const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
     if (status === 400 || status === 413 || status === 414 || status === 431) {
       const code = status === 413 ? "request_too_large" : status === 414 ? "uri_too_long" : status === 431 ? "header_too_large" : "invalid_parameter";
       return fail(res, new ServiceError(code, "The request could not be read."));
     }
-    ctx.log.error({ err, path: req.path }, "unhandled error");
-    fail(res, new ServiceError("unavailable", "The service hit an unexpected problem; please retry shortly.", { retryAfterS: 30 }));
+    const { error, unexpected } = asServiceError(err);
+    if (unexpected) ctx.log.error({ err, path: req.path }, "unhandled error");
+    fail(res, error);
   });
   return app;
 }

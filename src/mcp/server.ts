@@ -1,0 +1,101 @@
+// The MCP server: the four tools of tools/, the MCP Apps card view, and the per-request factory
+// createMcpHandler calls. Everything heavy (schemas as JSON, the view's HTML) is prepared once here;
+// the factory itself only registers what was prepared.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { EXTENSION_ID, RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
+import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
+import { tool as bestDay } from "../../tools/best-day.js";
+import { tool as getConditions } from "../../tools/get-conditions.js";
+import { tool as listCoverage } from "../../tools/list-coverage.js";
+import { tool as recommendSpot } from "../../tools/recommend-spot.js";
+import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
+import type { ServiceContext } from "../context.js";
+import { asServiceError } from "../failures.js";
+import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
+import { PROJECT_ROOT } from "../paths.js";
+import type { ToolErrorJson } from "../schemas/tool-error.js";
+import { advertisedInput, advertisedOutput, type ToolDefinition } from "./tool.js";
+
+/** Registry name; the server card and server.json use the same. */
+export const SERVER_NAME = "io.github.ocean-conditions/ocean-conditions";
+export const SERVER_INFO = { name: SERVER_NAME, title: SERVICE_NAME, version: SERVICE_VERSION };
+export const CARD_VIEW_URI = "ui://ocean-conditions/card.html";
+
+// Each tool module is typed by its own result; the registry handles them uniformly.
+const erase = <T>(t: ToolDefinition<T>) => t as unknown as ToolDefinition;
+export const TOOLS: readonly ToolDefinition[] = [erase(getConditions), erase(listCoverage), erase(recommendSpot), erase(bestDay)];
+
+export const INSTRUCTIONS =
+  "Ocean Conditions forecasts underwater visibility, swell, wind, tide and water temperature at named dive and snorkel spots " +
+  "for the next 7 days (spot-local dates, 3-hour periods) and ranks spots and days per activity. Start with list_coverage to " +
+  "find spot and region ids; use recommend_spot for 'where should I go', best_day for 'which day', get_conditions for the facts " +
+  "at one spot. Results are estimates, not safety guarantees: relay the caveats and the disclaimer, and show the data credits.";
+
+/** Loaded once: the self-contained card view, with the tier colours filled in from the tier table. */
+export function loadCardView(file = join(PROJECT_ROOT, "ui", "card.html")): string {
+  const html = readFileSync(file, "utf8");
+  if (!html.includes("/*TIERS*/[]") || !html.includes('/*NO_DATA_COLOR*/"#8A94A6"')) throw new Error(`${file}: tier placeholders missing`);
+  return html.replace("/*TIERS*/[]", JSON.stringify(TIERS_FOR_VIEW)).replace('/*NO_DATA_COLOR*/"#8A94A6"', JSON.stringify(NO_DATA_COLOR));
+}
+
+const TIERS_FOR_VIEW = TIER_TABLE.map(({ id, label, color }) => ({ id, label, color }));
+
+export function toolErrorResult(e: unknown, ctx: ServiceContext, toolName: string): CallToolResult {
+  const { error, unexpected } = asServiceError(e);
+  if (unexpected) ctx.log.error({ err: e, tool: toolName }, "tool failed");
+  const structured: ToolErrorJson = {
+    error: {
+      code: error.code,
+      message: error.detail,
+      status: error.status,
+      ...(error.retryAfterS === undefined ? {} : { retry_after_s: Math.max(1, Math.ceil(error.retryAfterS)) }),
+      ...(error.upgradeUrl === undefined ? {} : { upgrade_url: error.upgradeUrl }),
+    },
+  };
+  return { isError: true, content: [{ type: "text", text: `Error ${error.code}: ${error.detail}` }], structuredContent: structured };
+}
+
+export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext): Promise<CallToolResult> {
+  try {
+    const result = await t.run((args ?? {}) as Record<string, unknown>, ctx);
+    return { content: [{ type: "text", text: t.markdown(result, ctx) }], structuredContent: result as Record<string, unknown> };
+  } catch (e) {
+    return toolErrorResult(e, ctx, t.name);
+  }
+}
+
+/** Returns the factory createMcpHandler (and the stdio entry) call for each request or connection. */
+export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadCardView()): () => McpServer {
+  const prepared = TOOLS.map((t) => ({
+    t,
+    config: {
+      title: t.config.title,
+      description: t.config.description,
+      inputSchema: advertisedInput(t.config.inputSchema),
+      outputSchema: advertisedOutput(t.config.outputSchema),
+      annotations: { title: t.config.title, ...t.annotations },
+    },
+  }));
+  const hour = { ttlMs: 3_600_000, cacheScope: "public" as const };
+  return () => {
+    const server = new McpServer(SERVER_INFO, {
+      instructions: INSTRUCTIONS,
+      capabilities: { extensions: { [EXTENSION_ID]: {} } },
+      cacheHints: { "tools/list": hour, "server/discover": hour, "resources/list": hour, "resources/read": hour },
+    });
+    for (const { t, config } of prepared) {
+      const cb = (args: unknown) => callTool(t, args, ctx);
+      if (t.appView) registerAppTool(server, t.name, { ...config, _meta: { ui: { resourceUri: CARD_VIEW_URI } } }, cb);
+      else server.registerTool(t.name, config, cb);
+    }
+    registerAppResource(
+      server,
+      `${SERVICE_NAME} card`,
+      CARD_VIEW_URI,
+      { description: "Spot cards for recommend_spot, best_day and get_conditions results: tier colour, score, window, metrics, caveats, credits." },
+      async () => ({ contents: [{ uri: CARD_VIEW_URI, mimeType: RESOURCE_MIME_TYPE, text: cardViewHtml, _meta: { ui: { prefersBorder: true } } }] }),
+    );
+    return server;
+  };
+}
