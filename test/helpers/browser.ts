@@ -1,0 +1,31 @@
+// Real Chromium for page and view tests (Debian's chromium driven by playwright-core). Tests skip,
+// saying why, only when Chromium is absent and CI is unset; under CI a missing browser fails.
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { describe } from "vitest";
+import { PROJECT_ROOT } from "../../src/paths.js";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const available = existsSync(CHROMIUM_PATH);
+
+if (!available && !process.env.CI) {
+  console.warn(`Browser tests skipped: no Chromium at ${CHROMIUM_PATH}. Install it with: sudo apt-get install -y chromium`);
+}
+
+/** `describe` when Chromium can run (or CI demands it), else `describe.skip`. */
+export const describeInBrowser = available || process.env.CI ? describe : describe.skip;
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Where screenshots go (gitignored). */
+export function outputPath(name: string): string {
+  const dir = join(PROJECT_ROOT, "test-output");
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}

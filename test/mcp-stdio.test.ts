@@ -1,0 +1,38 @@
+// The --stdio entry for desktop hosts: the same four tools over stdin/stdout, through the official
+// client's stdio transport, with logs kept off stdout.
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../src/paths.js";
+
+describe("stdio entry", () => {
+  it("serves the tools over stdio to a 2025 client and to a 2026-07-28 client", async () => {
+    for (const mode of ["legacy", "modern"] as const) {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", "src/main.ts", "--stdio"],
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, DATA_SOURCE: "offline", LOG_LEVEL: "info" } as Record<string, string>,
+        stderr: "pipe",
+      });
+      const client =
+        mode === "modern"
+          ? new Client({ name: "stdio-test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } })
+          : new Client({ name: "stdio-test", version: "1" });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(["get_conditions", "list_coverage", "recommend_spot", "best_day"]);
+        const r = (await client.callTool({ name: "recommend_spot", arguments: { activity: "snorkel", region: "us-hi-kona", limit: 2 } })) as {
+          structuredContent: { schema: string; picks: unknown[] };
+          content: { text: string }[];
+        };
+        expect(r.structuredContent.schema).toBe("service.recommendation.v1");
+        expect(r.structuredContent.picks).toHaveLength(2);
+        expect(r.content[0]!.text).toMatch(/Source: Ocean Conditions/);
+      } finally {
+        await client.close();
+      }
+    }
+  }, 60_000);
+});

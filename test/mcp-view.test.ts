@@ -1,0 +1,100 @@
+// The MCP Apps card view in real Chromium, hosted by the official AppBridge: real tool results from
+// the running server are delivered over postMessage and what a person would see is checked.
+import { build } from "esbuild";
+import type { Browser, Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../src/paths.js";
+import { TIERS } from "../src/forecast/tiers.js";
+import { describeInBrowser, launchChromium, outputPath } from "./helpers/browser.js";
+import { connectClient, type Connected } from "./helpers/mcp.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+describeInBrowser("MCP Apps card view in Chromium", () => {
+  let svc: TestService;
+  let mcp: Connected;
+  let browser: Browser;
+  let harness: string;
+  let html: string;
+
+  beforeAll(async () => {
+    svc = await startService();
+    mcp = await connectClient(svc.base, "2026-07-28");
+    html = ((await mcp.client.readResource({ uri: "ui://ocean-conditions/card.html" })).contents[0] as { text: string }).text;
+    const bundled = await build({ entryPoints: [`${PROJECT_ROOT}/test/harness/app-host.ts`], bundle: true, format: "iife", platform: "browser", write: false, logLevel: "silent" });
+    harness = bundled.outputFiles[0]!.text;
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await mcp?.close();
+    await svc?.close();
+  });
+
+  async function host(tool: string, args: Record<string, unknown>, theme: "light" | "dark" = "light"): Promise<{ page: Page; view: Frame; errors: string[] }> {
+    const result = await mcp.client.callTool({ name: tool, arguments: args });
+    const page = await browser.newPage({ viewport: { width: 680, height: 1150 } });
+    const errors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(m.text());
+    });
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.setContent(`<!doctype html><html><body style="margin:0;background:#eef2f6"><script>${harness}</script></body></html>`);
+    await page.evaluate(([h, a, r, t]) => window.runHost(h as string, a as Record<string, unknown>, r, t as "light" | "dark"), [html, args, result, theme] as const);
+    const view = page.frames().find((f) => f !== page.mainFrame())!;
+    return { page, view, errors };
+  }
+
+  it("renders recommend_spot picks: tier band, score, window, metrics, why, caveats, credits, disclaimer", async () => {
+    const { page, view, errors } = await host("recommend_spot", { activity: "snorkel", region: "us-hi-maui", limit: 3 });
+    const cards = view.locator("article.card");
+    await expect.poll(() => cards.count()).toBe(3);
+    const rec = (await mcp.client.callTool({ name: "recommend_spot", arguments: { activity: "snorkel", region: "us-hi-maui", limit: 3 } })).structuredContent as {
+      picks: { spot: { name: string }; score: number; card: { tier_color: string; best_window: { start_local: string } }; caveats: unknown[] }[];
+      disclaimer: string;
+    };
+    for (const [i, pick] of rec.picks.entries()) {
+      const card = cards.nth(i);
+      await expect.poll(() => card.locator(".name").textContent()).toBe(`${i + 1}. ${pick.spot.name}`);
+      expect(await card.locator(".band .score").textContent()).toBe(String(pick.score));
+      const bg = await card.locator(".band").evaluate((e) => getComputedStyle(e).backgroundColor);
+      const hex = pick.card.tier_color.match(/[0-9A-F]{2}/gi)!.map((h) => parseInt(h, 16));
+      expect(bg).toBe(`rgb(${hex.join(", ")})`);
+      expect(await card.locator(".sub").textContent()).toContain(pick.card.best_window.start_local);
+      expect(await card.locator(".metric").count()).toBe(4);
+      expect(await card.locator("ul.caveats li").count()).toBe(pick.caveats.length);
+      expect(await card.locator(".why").textContent()).toContain(pick.spot.name);
+      expect(await card.locator(".fine").textContent()).toMatch(/Tides computed|Seasonal norms/);
+    }
+    expect(await view.locator("main").textContent()).toContain(rec.disclaimer);
+    const log = await page.evaluate(() => window.hostLog);
+    expect(log.some(([k]) => k === "initialized")).toBe(true);
+    expect(log.some(([k, d]) => k === "size" && (d as { height: number }).height > 300)).toBe(true);
+    await page.screenshot({ path: outputPath("mcp-view-recommend.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("renders best_day with a 7-day strip coloured by tier and opens links through the host", async () => {
+    const { page, view, errors } = await host("best_day", { activity: "dive", region: "us-hi-kona" }, "dark");
+    const days = view.locator(".strip .day");
+    await expect.poll(() => days.count()).toBe(7);
+    expect(await view.locator(".strip .day.best").count()).toBe(1);
+    const colours = new Set(TIERS.map((t) => t.color.match(/[0-9A-F]{2}/gi)!.map((h) => parseInt(h, 16)).join(", ")));
+    const best = await view.locator(".strip .day.best").evaluate((e) => getComputedStyle(e).backgroundColor);
+    expect(colours.has(best.replace(/^rgb\(|\)$/g, ""))).toBe(true);
+    expect(await view.locator("html").getAttribute("class")).toBe("dark");
+    // Tier colours are light: the day cells keep dark text on them even in the dark theme.
+    expect(await view.locator(".strip .day.best").evaluate((e) => getComputedStyle(e).color)).toBe("rgb(15, 27, 45)");
+    await view.locator("article.card .links a").first().click();
+    await expect.poll(() => page.evaluate(() => window.hostLog.filter(([k]) => k === "open").map(([, u]) => u))).toEqual([expect.stringMatching(/\/spots\/[a-z0-9-]+$/)]);
+    await page.screenshot({ path: outputPath("mcp-view-best-day.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a tool error's code instead of a card", async () => {
+    const { page, view } = await host("recommend_spot", { activity: "kite", region: "us-hi-oahu" });
+    await expect.poll(() => view.locator(".error strong").textContent()).toBe("unknown_activity");
+    await page.close();
+  });
+});
