@@ -23,6 +23,9 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
 });
 
+/** Names of every environment variable read at start-up (the README documents each). */
+export const ENV_VARS = Object.keys(EnvSchema.shape);
+
 export type DataSourceMode = "auto" | "live" | "offline";
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

@@ -1,6 +1,6 @@
 // The plain-language reason for a rating: one sentence naming what limits it, and one saying where
 // the numbers come from.
-import { compass8 } from "../geo.js";
+import { compass8, round } from "../geo.js";
 import type { Rating } from "./tiers.js";
 import type { Limiter, ScoreBreakdown } from "./score.js";
 
@@ -19,7 +19,8 @@ export interface WhyInputs {
 }
 
 const ft = (v: number) => `${Math.round(v)} ft`;
-const swellFt = (v: number) => (v < 1 ? "under 1 ft" : `${Math.round(v)} ft`);
+// Same rounding as the period's swell_height_ft, so the sentence and the number agree.
+const swellFt = (v: number) => `${round(v, 1)} ft`;
 const kt = (v: number) => `${Math.round(v)} kt`;
 
 function swellPhrase(i: WhyInputs): string {
