@@ -1,10 +1,19 @@
 // The spots directory (GET /api/v1/spots): metadata only, filtered by region and name, or sorted
 // by distance from a point.
+import { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { round } from "../geo.js";
 import { optionalString, parsePoint, type Raw } from "../params.js";
 import type { SpotListJson } from "../schemas/catalog.js";
 import { regionRef } from "../schemas/refs.js";
+
+/** The spots directory's query parameters, as documented in the OpenAPI document. */
+export const SpotsQuerySchema = z.object({
+  region: z.string().max(64).optional().describe("Region id filter, e.g. us-hi-oahu"),
+  q: z.string().max(64).optional().describe("Case- and accent-insensitive substring of a spot's name or id"),
+  lat: z.number().min(-90).max(90).optional().describe("Latitude: sort by distance from this point (with lon)"),
+  lon: z.number().min(-180).max(180).optional().describe("Longitude (with lat)"),
+});
 
 export interface ListSpotsInput {
   region?: Raw;

@@ -69,7 +69,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   route("/api/v1/coverage", (req) => listCoverage(req.query, ctx));
   route("/api/v1/recommendations", (req) => recommendSpot(req.query, ctx));
   route("/api/v1/best-day", (req) => bestDay(req.query, ctx));
-  route("/openapi.json", () => openApiDocument(ctx));
+  route("/openapi.json", () => openApiDocument(ctx.links.base));
   route("/healthz", () => ({ status: "ok" }));
 
   app.use((req, res) => fail(res, new ServiceError("not_found", `No route for ${req.method} ${req.path}. The API is described at ${ctx.links.openapi}.`)));
