@@ -9,6 +9,7 @@ import { ForecastService } from "./forecast/service.js";
 import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
+import { createUpstreams, type Upstreams } from "./sources/live.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ServiceContext {
@@ -18,6 +19,8 @@ export interface ServiceContext {
   forecasts: ForecastService;
   climatology: ClimatologySource;
   harmonicTides: HarmonicTideSource;
+  /** The live upstream adapters; null with DATA_SOURCE=offline, which never calls out. */
+  upstreams: Upstreams | null;
   log: Logger;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
@@ -72,9 +75,11 @@ export function createContext(opts: ContextOptions): ServiceContext {
     if (!harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
   }
-  // Live upstream adapters join `live` here as they are added; until then auto = seasonal norms.
-  const source = opts.source ?? new CompositeSource(opts.config.dataSource, [], climatology);
-  const forecasts = new ForecastService({ source, tides: opts.tides ?? harmonicTides, clock: opts.clock }, catalog);
+  const mode = opts.config.dataSource;
+  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides });
+  const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
+  const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
+  const forecasts = new ForecastService({ source, tides, clock: opts.clock }, catalog);
   return {
     config: opts.config,
     clock: opts.clock,
@@ -82,6 +87,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     forecasts,
     climatology,
     harmonicTides,
+    upstreams,
     log: opts.log,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
