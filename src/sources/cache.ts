@@ -1,5 +1,5 @@
-// Cache of upstream answers per spot group (a region, a tide station…), each stamped with the model
-// period (hour) it was fetched for: a lookup hits when the group's entry is for the current period.
+// Cache of upstream answers keyed by spot group (a region, a tide station…) and model period (the
+// hour): a lookup hits when the group has an answer for the current period.
 // Bounded by bytes (lru-cache); concurrent misses share one upstream call (single flight); on a
 // failed refresh the last good answer is served, its real fetch time telling the caller how old it
 // is; groups asked about recently are refreshed ahead of the period's end so users rarely wait.
@@ -37,6 +37,7 @@ export interface UpstreamCacheOptions<V> {
 
 export class UpstreamCache<V> {
   readonly #opts: UpstreamCacheOptions<V>;
+  // Keyed `${group}|${period}`: an answer fetched ahead for the next period stays invisible until then.
   readonly #entries: LRUCache<string, CacheEntry<V>>;
   readonly #inflight = new Map<string, Promise<CacheEntry<V>>>();
   // Recently asked groups and how to load them, for refresh-ahead. Bounded like the entries.
@@ -61,31 +62,38 @@ export class UpstreamCache<V> {
     const now = this.#opts.clock.now().getTime();
     const period = this.#period(now);
     this.#recent.set(group, { askedAt: now, load });
-    const have = this.#entries.get(group);
-    if (have && have.period >= period) return have;
+    const have = this.#entries.get(`${group}|${period}`);
+    if (have) return have;
     try {
       return await this.#fetch(group, period, load);
     } catch (e) {
-      const last = this.#entries.get(group) ?? have;
-      if (last && now - last.fetchedAt.getTime() <= this.#opts.maxStaleMs) return last;
+      const last = this.latest(group);
+      if (last) return last;
       throw e;
     }
   }
 
-  /** The newest answer held for a group, whatever its period. */
-  peek(group: string): CacheEntry<V> | undefined {
-    return this.#entries.peek(group);
+  /** The newest answer for a group up to the current period, if not too old to serve. */
+  latest(group: string): CacheEntry<V> | undefined {
+    const now = this.#opts.clock.now().getTime();
+    const oldest = now - this.#opts.maxStaleMs;
+    for (let p = this.#period(now); p + this.#opts.periodMs > oldest; p -= this.#opts.periodMs) {
+      const e = this.#entries.peek(`${group}|${p}`);
+      if (e) return e.fetchedAt.getTime() >= oldest ? e : undefined;
+    }
+    return undefined;
   }
 
   /**
-   * Identifies the answer a request would get now (its fetch time), or null while it is out of
-   * period and the upstream may be called: a request then fetches, so nothing built earlier stands.
+   * Identifies the answer a request would get now (its fetch time), or null while the current
+   * period has none and the upstream may be called: a request then fetches, so nothing built earlier
+   * stands.
    */
   revision(group: string): string | null {
-    const e = this.#entries.peek(group);
-    const now = this.#opts.clock.now().getTime();
-    if ((!e || e.period < this.#period(now)) && this.#opts.canCall()) return null;
-    return e ? String(e.fetchedAt.getTime()) : "-";
+    const current = this.#entries.peek(`${group}|${this.#period(this.#opts.clock.now().getTime())}`);
+    if (current) return String(current.fetchedAt.getTime());
+    if (this.#opts.canCall()) return null;
+    return String(this.latest(group)?.fetchedAt.getTime() ?? "-");
   }
 
   /**
@@ -98,9 +106,7 @@ export class UpstreamCache<V> {
     if (next - now > this.#opts.refreshAheadMs) return 0;
     const jobs: Promise<unknown>[] = [];
     for (const [group, { askedAt, load }] of this.#recent.entries()) {
-      if (now - askedAt > this.#opts.recentMs) continue;
-      const e = this.#entries.peek(group);
-      if (e && e.period >= next) continue;
+      if (now - askedAt > this.#opts.recentMs || this.#entries.has(`${group}|${next}`)) continue;
       jobs.push(
         this.#fetch(group, next, load).catch((err: unknown) =>
           this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "refresh-ahead failed; keeping the last answer"),
@@ -118,8 +124,7 @@ export class UpstreamCache<V> {
       pending = load()
         .then((value) => {
           const entry: CacheEntry<V> = { value, fetchedAt: this.#opts.clock.now(), period };
-          const current = this.#entries.peek(group);
-          if (!current || current.period <= period) this.#entries.set(group, entry);
+          this.#entries.set(key, entry);
           return entry;
         })
         .finally(() => this.#inflight.delete(key));

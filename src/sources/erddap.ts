@@ -173,7 +173,7 @@ export class ErddapKd490Source implements Source {
     }
     // Under cloud today, yesterday's observation still says something: carry it forward (the
     // engine fades its weight with age) until it is too old to matter.
-    const previous = this.deps.cache.peek(region.id)?.value.readings;
+    const previous = this.deps.cache.latest(region.id)?.value.readings;
     for (const s of region.spots) {
       const old = previous?.get(s.id);
       if (!readings.has(s.id) && old && now - old.observedAt <= SATELLITE_MAX_AGE_H * HOUR_MS) readings.set(s.id, old);
