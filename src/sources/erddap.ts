@@ -162,6 +162,8 @@ export class ErddapKd490Source implements Source {
         grid = await this.#grid(dataset, region);
       } catch (e) {
         lastError = e;
+        // The next dataset is on the same server: only a refusal of this dataset is worth trying past.
+        if (!(e instanceof UpstreamError) || e.serverSide) break;
         continue;
       }
       answered++;

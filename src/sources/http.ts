@@ -23,8 +23,15 @@ export class UpstreamError extends SourceUnavailableError {
     readonly kind: UpstreamFailure,
     message: string,
     retryAfterS: number,
+    /** HTTP status, when the upstream answered with an error status. */
+    readonly status: number | null = null,
   ) {
     super(`${upstream}: ${message}`, retryAfterS);
+  }
+
+  /** A failure of the upstream itself (down, slow, overloaded, garbled), not of one query. */
+  get serverSide(): boolean {
+    return this.kind !== "data" && this.kind !== "shape" && !(this.kind === "http" && this.status !== null && this.status < 500);
   }
 }
 
@@ -78,7 +85,7 @@ export class UpstreamClient {
       log.debug(where, "upstream call");
       return result.value;
     }
-    const { kind, message, retryAfterMs } = result;
+    const { kind, message, retryAfterMs, status } = result;
     if (kind === "data") {
       breaker.onSuccess();
       log.info({ ...where, reason: message }, `upstream ${this.upstream}: no data`);
@@ -86,7 +93,7 @@ export class UpstreamClient {
     }
     breaker.onFailure(kind, retryAfterMs);
     log.warn({ ...where, failure: kind, reason: message, breaker: breaker.state }, `upstream ${this.upstream} failed`);
-    throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS());
+    throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS(), status ?? null);
   }
 
   async #call<T>(url: URL, parse: (body: unknown) => T, refusal?: (status: number, text: string) => string | null): Promise<CallResult<T>> {
@@ -113,7 +120,7 @@ export class UpstreamClient {
     if (!res.ok) {
       const declined = refusal?.(res.status, text);
       if (declined) return { ok: false, kind: "data", message: declined };
-      return { ok: false, kind: "http", message: `HTTP ${res.status}${reasonOf(text)}` };
+      return { ok: false, kind: "http", message: `HTTP ${res.status}${reasonOf(text)}`, status: res.status };
     }
     let body: unknown;
     try {
@@ -130,7 +137,7 @@ export class UpstreamClient {
   }
 }
 
-type CallResult<T> = { ok: true; value: T } | { ok: false; kind: UpstreamFailure; message: string; retryAfterMs?: number };
+type CallResult<T> = { ok: true; value: T } | { ok: false; kind: UpstreamFailure; message: string; retryAfterMs?: number; status?: number };
 
 /** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
 export function parseRetryAfterMs(value: string | null, now: Date): number | null {
