@@ -10,6 +10,8 @@ import { Catalog } from "../src/catalog/catalog.js";
 import type { Origin } from "../src/sources/types.js";
 
 const H = 3_600_000;
+/** Query points near the fixtures' grid cell (21.25, -157.708). */
+const pts = (n: number) => Array.from({ length: n }, () => ({ lat: 21.25, lon: -157.7 }));
 const T0 = Date.parse("2026-11-21T00:00:00Z");
 
 /** A marine answer for one point, as Open-Meteo writes it. */
@@ -49,7 +51,7 @@ function marineLocation(over: Record<string, unknown> = {}, hourly: Record<strin
 
 describe("Open-Meteo answers", () => {
   it("reads a single point (bare object) and treats every null as unknown", () => {
-    const b = parseOpenMeteo(marineLocation(), MARINE, 1);
+    const b = parseOpenMeteo(marineLocation(), MARINE, pts(1));
     const p = b.points[0]!;
     expect(p.start).toBe(T0);
     expect(p.hours).toBe(4);
@@ -59,7 +61,7 @@ describe("Open-Meteo answers", () => {
   });
 
   it("says a train is absent (zero height) where the primary swell is known and the secondary is not", () => {
-    const p = parseOpenMeteo(marineLocation(), MARINE, 1).points[0]!;
+    const p = parseOpenMeteo(marineLocation(), MARINE, pts(1)).points[0]!;
     expect([...p.values.swell2_height_m!]).toEqual([0.3, 0.3, 0, 0]);
     expect([...p.values.swell2_period_s!]).toEqual([7.5, 7.4, Number.NaN, Number.NaN]);
     // The tertiary train was not in the answer at all: absent wherever the primary is known.
@@ -74,14 +76,14 @@ describe("Open-Meteo answers", () => {
         swell_wave_height: [3, 0.5, 9, 1],
       },
     );
-    const p = parseOpenMeteo(shuffled, MARINE, 1).points[0]!;
+    const p = parseOpenMeteo(shuffled, MARINE, pts(1)).points[0]!;
     expect(p.start).toBe(T0);
     expect([...p.values.swell1_height_m!]).toEqual([0.5, 1, Number.NaN, 3]);
   });
 
   it("applies utc_offset_seconds, so a non-GMT answer still lands on the right UTC hours", () => {
     const local = marineLocation({ utc_offset_seconds: -36000, timezone: "Pacific/Honolulu" });
-    expect(parseOpenMeteo(local, MARINE, 1).points[0]!.start).toBe(T0 + 10 * H);
+    expect(parseOpenMeteo(local, MARINE, pts(1)).points[0]!.start).toBe(T0 + 10 * H);
   });
 
   it("converts from the units the answer declares and refuses units it does not know", () => {
@@ -90,7 +92,7 @@ describe("Open-Meteo answers", () => {
     });
     imperial.hourly.swell_wave_height = [2, 2, 2, 2];
     imperial.hourly.sea_surface_temperature = [77, 77, 77, 77];
-    const b = parseOpenMeteo(imperial, MARINE, 1);
+    const b = parseOpenMeteo(imperial, MARINE, pts(1));
     const p = b.points[0]!;
     expect(p.values.swell1_height_m![0]).toBeCloseTo(0.6096, 6);
     expect(p.values.water_temp_c![0]).toBeCloseTo(25, 6);
@@ -113,7 +115,7 @@ describe("Open-Meteo answers", () => {
         cloud_cover: [40, 100, 101],
       },
     };
-    const p = parseOpenMeteo(fc, FORECAST, 1).points[0]!;
+    const p = parseOpenMeteo(fc, FORECAST, [{ lat: 32.86, lon: -117.26 }]).points[0]!;
     expect([...p.values.wind_speed_kt!].map((v) => Math.round(v * 100) / 100)).toEqual([10, 20, Number.NaN]);
     // precipitation at 01:00 fell during 00:00–01:00, so it belongs to the hour starting 00:00.
     expect([...p.values.precip_mm!]).toEqual([2.5, 0.4, Number.NaN]);
@@ -127,7 +129,7 @@ describe("Open-Meteo answers", () => {
       {},
       { swell_wave_height: [0, 0, null, 0], swell_wave_period: [0, 0, 0, 0], swell_wave_direction: [0, 0, 0, 0], secondary_swell_wave_height: [0, 0, 0, 0] },
     );
-    const b = parseOpenMeteo(zero, MARINE, 1);
+    const b = parseOpenMeteo(zero, MARINE, pts(1));
     expect(b.points[0]!.values.swell1_height_m).toBeUndefined();
     expect(b.points[0]!.values.swell2_height_m).toBeUndefined();
     expect(b.points[0]!.values.water_temp_c![0]).toBe(26.9);
@@ -137,12 +139,12 @@ describe("Open-Meteo answers", () => {
   it("reads a coordinate list as an array in request order, or by location_id when given", () => {
     const a = marineLocation({}, { swell_wave_height: [1, 1, 1, 1] });
     const b = marineLocation({}, { swell_wave_height: [2, 2, 2, 2] });
-    expect(parseOpenMeteo([a, b], MARINE, 2).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
+    expect(parseOpenMeteo([a, b], MARINE, pts(2)).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
     const ided = [
       { ...b, location_id: 1 },
       { ...a, location_id: 0 },
     ];
-    expect(parseOpenMeteo(ided, MARINE, 2).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
+    expect(parseOpenMeteo(ided, MARINE, pts(2)).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
   });
 
   it.each([
@@ -153,9 +155,10 @@ describe("Open-Meteo answers", () => {
     ["a variable longer than time", marineLocation({}, { swell_wave_height: [1, 2, 3, 4, 5] }), 1],
     ["no readable timestamps", marineLocation({}, { time: ["yesterday", "today", "x", "y"] }), 1],
     ["an error object", { error: true, reason: "Cannot initialize WeatherVariable from invalid String value" }, 1],
+    ["an answer for somewhere else", marineLocation({ latitude: 33.1, longitude: -117.3 }), 1],
     ["a string", "ok", 1],
   ])("refuses %s", (_what, body, n) => {
-    expect(() => parseOpenMeteo(body, MARINE, n)).toThrow(ShapeError);
+    expect(() => parseOpenMeteo(body, MARINE, pts(n))).toThrow(ShapeError);
   });
 
   it("asks in GMT for all of a region's points in one request", () => {
@@ -183,7 +186,7 @@ describe("Open-Meteo answers", () => {
   });
 
   it("copies a series onto the requested hours by time, with its origin", () => {
-    const p = parseOpenMeteo(marineLocation(), MARINE, 1).points[0]!;
+    const p = parseOpenMeteo(marineLocation(), MARINE, pts(1)).points[0]!;
     const origin: Origin = { id: "open-meteo:marine", climatology: false, fetchedAt: new Date(T0), credits: [] };
     const inputs = seriesToInputs(p, origin, new Date(T0 + 2 * H), new Date(T0 + 6 * H));
     expect([...inputs.values.swell1_height_m]).toEqual([0.7, 0.71, Number.NaN, Number.NaN]);

@@ -197,7 +197,8 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
     } · times are ${tz} local.`,
     `Forecast page: ${c.links.page}`,
     "",
-    `_${c.data_credits.map((d) => d.credit).join(" · ")}_`,
+    // Licences such as Open-Meteo's CC BY 4.0 ask for a link next to the data wherever it is shown.
+    `_${c.data_credits.map((d) => `[${mdEscape(d.credit)}](${d.url})`).join(" · ")}_`,
     `_${DISCLAIMER}_`,
     "",
     sourceLine(ctx.links.base),

@@ -5,6 +5,7 @@
 import { HOUR_MS } from "../clock.js";
 import type { DataCredit } from "../attribution.js";
 import type { Region, Spot } from "../catalog/catalog.js";
+import { distanceKm } from "../geo.js";
 import type { CacheEntry, UpstreamCache } from "./cache.js";
 import { ShapeError, type UpstreamClient } from "./http.js";
 import { emptyInputs, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source } from "./types.js";
@@ -178,10 +179,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const MAX_SERIES_HOURS = 40 * 24;
 
 /**
- * Reads an Open-Meteo answer for `expected` query points. A list of coordinates comes back as a
- * JSON array in request order (a single point as a bare object).
+ * Open-Meteo answers for the nearest grid cell (for the sea cell it searches up to ~16 km,
+ * open-meteo#862); an answer for a point farther than this from ours is not an answer about it.
  */
-export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, expected: number): OpenMeteoBatch {
+export const MAX_CELL_DISTANCE_KM = 50;
+
+/**
+ * Reads an Open-Meteo answer for the `requested` query points. A list of coordinates comes back as
+ * a JSON array in request order (a single point as a bare object).
+ */
+export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, requested: readonly { lat: number; lon: number }[]): OpenMeteoBatch {
+  const expected = requested.length;
   let list: unknown[];
   if (Array.isArray(body)) list = body;
   else if (isObject(body) && expected === 1) list = [body];
@@ -197,6 +205,13 @@ export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, expec
     });
     list = ordered;
   }
+  list.forEach((l, i) => {
+    const at = isObject(l) ? { lat: l.latitude, lon: l.longitude } : {};
+    if (typeof at.lat === "number" && typeof at.lon === "number") {
+      const km = distanceKm(at.lat, at.lon, requested[i]!.lat, requested[i]!.lon);
+      if (km > MAX_CELL_DISTANCE_KM) throw new ShapeError(`location ${i} answered for a point ${Math.round(km)} km away`);
+    }
+  });
   const notes: string[] = [];
   const points = list.map((l, i) => parseLocation(l, endpoint, notes, i));
   return { points, notes };
@@ -320,7 +335,7 @@ export class OpenMeteoSource implements Source {
 
   async #load(plan: QueryPlan): Promise<OpenMeteoBatch> {
     const url = requestUrl(this.deps.url, this.endpoint, plan, this.deps.apiKey);
-    const batch = await this.deps.client.getJson(url, (body) => parseOpenMeteo(body, this.endpoint, plan.points.length));
+    const batch = await this.deps.client.getJson(url, (body) => parseOpenMeteo(body, this.endpoint, plan.points));
     if (batch.notes.length > 0) this.deps.client.opts.log.warn({ upstream: this.id, region: plan.region, notes: batch.notes }, "open-meteo answer partly refused");
     return batch;
   }
