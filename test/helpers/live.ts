@@ -23,7 +23,7 @@ export interface LiveOptions {
 }
 
 /** Small enough to keep the timeout tests quick, large enough for a loaded CI machine's stub. */
-export const TEST_TIMEOUT_MS = 400;
+export const TEST_TIMEOUT_MS = 600;
 
 export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
   let svc: TestService | null = null;
