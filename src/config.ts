@@ -4,6 +4,7 @@ import { z } from "zod";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 const Port = z.coerce.number().int().min(0).max(65535);
+const HttpUrl = z.url({ protocol: /^https?$/ });
 
 /**
  * Every environment variable the service reads, with its default. The README's configuration
@@ -21,6 +22,25 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Extra Origin host names /mcp accepts from browsers, comma-separated. */
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  // Live upstreams (docs/live-data.md). Defaults are the real public endpoints.
+  OPEN_METEO_MARINE_URL: HttpUrl.default("https://marine-api.open-meteo.com/v1/marine"),
+  OPEN_METEO_FORECAST_URL: HttpUrl.default("https://api.open-meteo.com/v1/forecast"),
+  /** Commercial Open-Meteo key (sent as `apikey=`; pair it with the `customer-` hosts). */
+  OPEN_METEO_API_KEY: z.string().min(1).optional(),
+  COOPS_URL: HttpUrl.default("https://api.tidesandcurrents.noaa.gov/api/prod/datagetter"),
+  ERDDAP_URL: HttpUrl.default("https://coastwatch.noaa.gov/erddap"),
+  /** Kd490 griddap datasets, tried in order: near-real-time VIIRS first, then the gap-filled product. */
+  ERDDAP_KD490_DATASETS: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$/, "comma-separated ERDDAP dataset ids")
+    .default("noaacwNPPVIIRSkd490Daily,noaacwNPPN20S3AkdSCIDINEOF2kmDaily"),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(8000),
+  /** Consecutive failures that open an upstream's circuit breaker. */
+  BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
+  /** Seconds an open breaker waits before letting one probe call through. */
+  BREAKER_COOLDOWN_S: z.coerce.number().min(0.01).max(3600).default(120),
+  /** Memory budget for cached upstream responses, all upstreams together. */
+  UPSTREAM_CACHE_MB: z.coerce.number().min(1).max(4096).default(32),
 });
 
 /** Names of every environment variable read at start-up (the README documents each). */
@@ -41,6 +61,21 @@ export interface Config {
   mcpAllowedHosts: string[];
   /** Origin host names /mcp accepts; requests without an Origin always pass. */
   mcpAllowedOrigins: string[];
+  upstreams: UpstreamConfig;
+}
+
+export interface UpstreamConfig {
+  marineUrl: string;
+  forecastUrl: string;
+  openMeteoApiKey: string | null;
+  coopsUrl: string;
+  /** ERDDAP server root, without a trailing slash (".../erddap"). */
+  erddapUrl: string;
+  kd490Datasets: string[];
+  timeoutMs: number;
+  breakerFailures: number;
+  breakerCooldownMs: number;
+  cacheBytes: number;
 }
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
@@ -76,5 +111,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appLinkTemplate: e.APP_LINK_TEMPLATE ?? `${publicBaseUrl}/spots/{spot}?date={date}&activity={activity}`,
     mcpAllowedHosts: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_HOSTS)])],
     mcpAllowedOrigins: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_ORIGINS)])],
+    upstreams: {
+      marineUrl: e.OPEN_METEO_MARINE_URL,
+      forecastUrl: e.OPEN_METEO_FORECAST_URL,
+      openMeteoApiKey: e.OPEN_METEO_API_KEY ?? null,
+      coopsUrl: e.COOPS_URL,
+      erddapUrl: e.ERDDAP_URL.replace(/\/+$/, ""),
+      kd490Datasets: e.ERDDAP_KD490_DATASETS.split(","),
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      breakerFailures: e.BREAKER_FAILURES,
+      breakerCooldownMs: Math.round(e.BREAKER_COOLDOWN_S * 1000),
+      cacheBytes: Math.round(e.UPSTREAM_CACHE_MB * 1024 * 1024),
+    },
   };
 }

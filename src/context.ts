@@ -10,6 +10,7 @@ import { ForecastService } from "./forecast/service.js";
 import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
+import { createUpstreams, type Upstreams } from "./sources/live.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ServiceContext {
@@ -21,6 +22,8 @@ export interface ServiceContext {
   harmonicTides: HarmonicTideSource;
   /** Protected areas; `readable: false` when the file could not be read (spearfishing then checks nothing). */
   regulations: Regulations;
+  /** The live upstream adapters; null with DATA_SOURCE=offline, which never calls out. */
+  upstreams: Upstreams | null;
   log: Logger;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
@@ -83,11 +86,13 @@ export function createContext(opts: ContextOptions): ServiceContext {
     if (!harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
   }
-  // Live upstream adapters join `live` here as they are added; until then auto = seasonal norms.
   const regulations = loadRegulations(catalog, opts.protectedAreasFile);
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
-  const source = opts.source ?? new CompositeSource(opts.config.dataSource, [], climatology);
-  const forecasts = new ForecastService({ source, tides: opts.tides ?? harmonicTides, clock: opts.clock }, catalog);
+  const mode = opts.config.dataSource;
+  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides });
+  const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
+  const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
+  const forecasts = new ForecastService({ source, tides, clock: opts.clock }, catalog);
   return {
     config: opts.config,
     clock: opts.clock,
@@ -96,6 +101,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     climatology,
     harmonicTides,
     regulations,
+    upstreams,
     log: opts.log,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),

@@ -25,11 +25,13 @@ function readConfig(): Config {
 function serveHttp(config: Config): void {
   const log = createLogger(config.logLevel);
   const ctx = createContext({ config, clock: systemClock, log });
+  ctx.upstreams?.start();
   const server = createApp(ctx).listen(config.port, config.host, () => {
     log.info({ port: config.port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
   });
   const stop = (signal: string) => {
     log.info({ signal }, "shutting down");
+    ctx.upstreams?.stop();
     server.close(() => process.exit(0));
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
@@ -41,6 +43,7 @@ function serveHttp(config: Config): void {
 function serveMcpStdio(config: Config): void {
   const log = createLogger(config.logLevel, 2);
   const ctx = createContext({ config, clock: systemClock, log });
+  ctx.upstreams?.start();
   serveStdio(createMcpServerFactory(ctx), { onerror: (err) => log.error({ err }, "stdio error") });
   log.info({ data: config.dataSource, spots: ctx.catalog.spots.length }, "serving MCP over stdio");
 }

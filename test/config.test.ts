@@ -12,7 +12,23 @@ describe("configuration", () => {
       appLinkTemplate: "http://localhost:3000/spots/{spot}?date={date}&activity={activity}",
       mcpAllowedHosts: ["localhost", "127.0.0.1", "[::1]"],
       mcpAllowedOrigins: ["localhost", "127.0.0.1", "[::1]"],
+      upstreams: {
+        marineUrl: "https://marine-api.open-meteo.com/v1/marine",
+        forecastUrl: "https://api.open-meteo.com/v1/forecast",
+        openMeteoApiKey: null,
+        coopsUrl: "https://api.tidesandcurrents.noaa.gov/api/prod/datagetter",
+        erddapUrl: "https://coastwatch.noaa.gov/erddap",
+        kd490Datasets: ["noaacwNPPVIIRSkd490Daily", "noaacwNPPN20S3AkdSCIDINEOF2kmDaily"],
+        timeoutMs: 8000,
+        breakerFailures: 3,
+        breakerCooldownMs: 120_000,
+        cacheBytes: 32 * 1024 * 1024,
+      },
     });
+  });
+  it("reads the upstream settings", () => {
+    const u = loadConfig({ ERDDAP_URL: "http://127.0.0.1:4010/erddap/", ERDDAP_KD490_DATASETS: "a,b_c", BREAKER_COOLDOWN_S: "0.5", UPSTREAM_CACHE_MB: "2" }).upstreams;
+    expect(u).toMatchObject({ erddapUrl: "http://127.0.0.1:4010/erddap", kd490Datasets: ["a", "b_c"], breakerCooldownMs: 500, cacheBytes: 2 * 1024 * 1024 });
   });
   it("derives the public address from PORT and strips a trailing slash from PUBLIC_BASE_URL", () => {
     expect(loadConfig({ PORT: "8080" }).publicBaseUrl).toBe("http://localhost:8080");
@@ -32,6 +48,12 @@ describe("configuration", () => {
     [{ DATA_SOURCE: "sometimes" }, "DATA_SOURCE"],
     [{ PUBLIC_BASE_URL: "ftp://x" }, "PUBLIC_BASE_URL"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ OPEN_METEO_MARINE_URL: "marine" }, "OPEN_METEO_MARINE_URL"],
+    [{ COOPS_URL: "ftp://noaa" }, "COOPS_URL"],
+    [{ ERDDAP_KD490_DATASETS: "a,,b" }, "ERDDAP_KD490_DATASETS"],
+    [{ UPSTREAM_TIMEOUT_MS: "0" }, "UPSTREAM_TIMEOUT_MS"],
+    [{ BREAKER_FAILURES: "-1" }, "BREAKER_FAILURES"],
+    [{ UPSTREAM_CACHE_MB: "lots" }, "UPSTREAM_CACHE_MB"],
   ])("rejects %o with a message naming %s", (env, key) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${key}=`));

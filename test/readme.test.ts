@@ -10,6 +10,7 @@ import { CoverageSchema, SpotListSchema } from "../src/schemas/catalog.js";
 import { ConditionsSchema } from "../src/schemas/conditions.js";
 import { BestDaySchema, RecommendationSchema } from "../src/schemas/decisions.js";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
+import { generateExamples, withExamples } from "../scripts/readme-examples.js";
 
 const readme = readFileSync(`${PROJECT_ROOT}/README.md`, "utf8");
 
@@ -25,6 +26,10 @@ const SCHEMAS: Record<string, z.ZodType> = {
 
 describe("README", () => {
   const examples = [...readme.matchAll(/<!-- example: ([a-z-]+) -->\n```json\n([\s\S]*?)\n```/g)].map((m) => [m[1]!, m[2]!] as const);
+
+  it("shows the service's real current output (npm run docs:examples rewrites it)", async () => {
+    expect(withExamples(readme, await generateExamples()) === readme, "README examples are stale: run npm run docs:examples").toBe(true);
+  });
 
   it("has an example of every response type", () => {
     expect(examples.map(([n]) => n).sort()).toEqual(Object.keys(SCHEMAS).sort());

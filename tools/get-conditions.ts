@@ -11,11 +11,10 @@ import type { ServiceContext } from "../src/context.js";
 import { ServiceError } from "../src/errors.js";
 import { provenanceOf } from "../src/forecast/engine.js";
 import { round } from "../src/geo.js";
-import { HORIZON_DAYS, MAX_RANGE_DAYS, SNAP_DISTANCE_KM } from "../src/limits.js";
+import { HORIZON_DAYS, MAX_RANGE_DAYS, REFRESH_MS, SNAP_DISTANCE_KM } from "../src/limits.js";
 import { parseDate, parsePoint, parseSpotId, resolveSpot, type Raw } from "../src/params.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { regionRef } from "../src/schemas/refs.js";
-import { HOUR_MS } from "../src/clock.js";
 import { addDays, dateLabel, daysBetween, isoWithOffset, localDate } from "../src/time/zone.js";
 import { formatSwell, formatTemp, formatVisibility, formatWind, mdEscape } from "../src/format.js";
 import type { ToolDefinition } from "../src/mcp/tool.js";
@@ -107,11 +106,9 @@ export async function getConditions(input: GetConditionsInput, ctx: ServiceConte
   const last = periods[periods.length - 1]?.end;
   const tideEvents = first && last ? forecast.tideEvents.filter((e) => e.time >= first && e.time < last) : [];
   const visibilitySources = new Set(used.map((p) => p.visibilitySource).filter((s) => s !== null));
-  const liveRefresh = prov.origins
-    .filter((o) => !o.climatology && o.fetchedAt !== null)
-    .map((o) => o.fetchedAt!.getTime() + HOUR_MS);
-  const nextHour = forecast.now.getTime() + HOUR_MS;
-  const nextUpdate = new Date(Math.max(nextHour, ...liveRefresh));
+  // Upstream answers are cached per model hour (fetched ahead for recently asked spots), so newer
+  // data shows at the next refresh boundary, however long ago the current answer was fetched.
+  const nextUpdate = new Date((Math.floor(forecast.now.getTime() / REFRESH_MS) + 1) * REFRESH_MS);
 
   const body: ConditionsJson = {
     schema: "service.conditions.v1",
@@ -201,7 +198,8 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
     } · times are ${tz} local.`,
     `Forecast page: ${c.links.page}`,
     "",
-    `_${c.data_credits.map((d) => d.credit).join(" · ")}_`,
+    // Licences such as Open-Meteo's CC BY 4.0 ask for a link next to the data wherever it is shown.
+    `_${c.data_credits.map((d) => `[${mdEscape(d.credit)}](${d.url})`).join(" · ")}_`,
     `_${DISCLAIMER}_`,
     "",
     sourceLine(ctx.links.base),

@@ -26,7 +26,8 @@ export function picksMarkdown(title: string, picks: readonly PickJson[], baseUrl
     lines.push("", `[7-day forecast](${c.links.forecast}) · [Share](${c.links.share}) · [Image](${c.image_url})`, "");
   }
   const credits = unionCredits(picks.map((p) => p.data_credits));
-  if (credits.length > 0) lines.push(`_Data: ${mdEscape(credits.map((c) => c.credit).join(" · "))}_`);
+  // Licences such as Open-Meteo's CC BY 4.0 ask for a link next to the data wherever it is shown.
+  if (credits.length > 0) lines.push(`_Data: ${credits.map((c) => `[${mdEscape(c.credit)}](${c.url})`).join(" · ")}_`);
   lines.push(`_${DISCLAIMER}_`, "", sourceLine(baseUrl));
   return lines.join("\n");
 }

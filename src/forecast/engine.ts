@@ -20,6 +20,7 @@ import {
   estimateVisibility,
   M_PER_FT,
   rainIndexAt,
+  SATELLITE_MAX_AGE_H,
   satelliteVisibilityM,
   visibilityConfidence,
   type TideState,
@@ -114,7 +115,9 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
     const sunAltitudeDeg = getPosition(mid, spot.lat, spot.lon).altitude;
     // 0 when the wind blows from a sheltered direction (offshore), 1 straight onshore.
     const windOnshore = windFromDeg === null ? 0.5 : (exposureWeight(windFromDeg, spot.exposure) - SHELTERED_WEIGHT) / (1 - SHELTERED_WEIGHT);
-    const useSatellite = satVisM !== null && satelliteAgeH !== null && satelliteAgeH >= 0;
+    // The observation's age when this period happens: it persists, fading, into the forecast.
+    const satAgeAtPeriodH = satelliteAgeH === null ? null : satelliteAgeH + (mid.getTime() - now.getTime()) / HOUR_MS;
+    const useSatellite = satVisM !== null && satAgeAtPeriodH !== null && satelliteAgeH! >= 0 && satAgeAtPeriodH <= SATELLITE_MAX_AGE_H;
 
     const vis = estimateVisibility({
       clarityFt: spot.clarity_ft[monthOf(date) - 1]!,
@@ -128,7 +131,7 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
       rainIndexMm: rainIndex,
       tideState,
       sunAltitudeDeg,
-      satellite: useSatellite ? { visibilityM: satVisM, ageH: satelliteAgeH + (mid.getTime() - now.getTime()) / HOUR_MS } : null,
+      satellite: useSatellite ? { visibilityM: satVisM, ageH: satAgeAtPeriodH } : null,
     });
     if (vis?.source === "satellite" && satellite) used.add(inputs.origins.indexOf(satellite.origin));
 
@@ -157,7 +160,7 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
     } else {
       why = missingReason(swell === null, windKt === null);
     }
-    const confidence = vis ? round(visibilityConfidence(vis.source, climatology, vis.source === "satellite" ? satelliteAgeH : null), 2) : null;
+    const confidence = vis ? round(visibilityConfidence(vis.source, climatology, vis.source === "satellite" ? satAgeAtPeriodH : null), 2) : null;
     const visFt = vis ? Math.round(vis.ft) : null;
     const json: PeriodJson = {
       kind,

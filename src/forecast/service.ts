@@ -35,20 +35,42 @@ export class ForecastService {
     return this.#deps.clock;
   }
 
-  /** The spot's forecast for the current hour. */
+  /**
+   * The spot's forecast for the current hour and the source's current data: a refreshed upstream
+   * answer (or a refresh falling due) changes the source's revision, and with it the key.
+   */
   async forecast(spot: Spot): Promise<TimedForecast> {
     const hour = hourFloor(this.#deps.clock.now());
-    const key = `${spot.id}|${hour.getTime()}`;
-    const hit = this.#cache.get(key);
+    const key = this.#key(spot, hour);
+    const hit = key === null ? undefined : this.#cache.get(key);
     if (hit) return hit;
-    let pending = this.#inflight.get(key);
+    // Builds while a refresh is due share one flight too.
+    const flight = key ?? `${spot.id}|${hour.getTime()}|due`;
+    let pending = this.#inflight.get(flight);
     if (!pending) {
-      pending = this.#build(spot, hour).finally(() => this.#inflight.delete(key));
-      this.#inflight.set(key, pending);
+      pending = this.#build(spot, hour)
+        .then((built) => {
+          // Stored under the revision the build actually read (its fetch may have moved it on);
+          // not at all if the refresh it tried is still due, so the next request tries again.
+          const readKey = this.#key(spot, hour);
+          if (readKey !== null) this.#cache.set(readKey, built);
+          return built;
+        })
+        .finally(() => this.#inflight.delete(flight));
+      this.#inflight.set(flight, pending);
     }
-    const built = await pending;
-    this.#cache.set(key, built);
-    return built;
+    return pending;
+  }
+
+  /** Null while the source has a refresh due. */
+  #key(spot: Spot, hour: Date): string | null {
+    const rev = this.#deps.source.revision ? this.#deps.source.revision(spot) : "";
+    return rev === null ? null : `${spot.id}|${hour.getTime()}|${rev}`;
+  }
+
+  /** Forecasts held, for the bounded-memory check. */
+  get cachedForecasts(): number {
+    return this.#cache.size;
   }
 
   async #build(spot: Spot, hour: Date): Promise<TimedForecast> {

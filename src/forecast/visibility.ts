@@ -63,6 +63,11 @@ export const TIDE_NUDGE = 0.06;
 /** Satellite weight at observation time, and how fast it fades (hours, e-folding). */
 export const SATELLITE_WEIGHT = 0.8;
 export const SATELLITE_DECAY_H = 48;
+/**
+ * Beyond this age (at the period) an observation carries about a tenth of the baseline and its
+ * confidence drops below a live heuristic estimate's: it is no longer used, nor called satellite.
+ */
+export const SATELLITE_MAX_AGE_H = 96;
 
 export type TideState = "high" | "low" | "rising" | "falling";
 

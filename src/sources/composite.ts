@@ -4,7 +4,7 @@
 import type { Spot } from "../catalog/catalog.js";
 import type { DataSourceMode } from "../config.js";
 import type { ClimatologySource } from "./climatology.js";
-import { emptyInputs, INPUT_FIELDS, NO_ORIGIN, SourceUnavailableError, type HourlyInputs, type Source } from "./types.js";
+import { emptyInputs, INPUT_FIELDS, NO_ORIGIN, SourceUnavailableError, SWELL_TRAINS, type HourlyInputs, type InputField, type Source } from "./types.js";
 
 /** Fields without which no period can be rated; `live` mode needs at least some of each. */
 const ESSENTIAL = ["swell1_height_m", "wind_speed_kt"] as const;
@@ -17,6 +17,12 @@ export class CompositeSource implements Source {
     readonly live: readonly Source[],
     readonly climatology: ClimatologySource,
   ) {}
+
+  revision(spot: Spot): string | null {
+    if (this.mode === "offline") return "";
+    const parts = this.live.map((s) => (s.revision ? s.revision(spot) : ""));
+    return parts.includes(null) ? null : parts.join("/");
+  }
 
   async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
     if (this.mode === "offline" || this.live.length === 0) {
@@ -37,7 +43,14 @@ export class CompositeSource implements Source {
   }
 }
 
-/** Fills each empty slot from the first part that has a value there; parts are in priority order. */
+const TRAIN_FIELDS = new Set<InputField>(SWELL_TRAINS.flat());
+
+/**
+ * Fills each empty slot from the first part that has a value there; parts are in priority order.
+ * A swell train is taken whole, hour by hour, from the first part that has it complete (or says it
+ * is absent with a zero height): mixing one source's height with another's period and direction
+ * would describe a sea neither of them forecast.
+ */
 export function mergeInputs(start: Date, hours: number, parts: readonly HourlyInputs[]): HourlyInputs {
   const out = emptyInputs(start, hours);
   for (const part of parts) {
@@ -48,7 +61,23 @@ export function mergeInputs(start: Date, hours: number, parts: readonly HourlyIn
       out.origins.push(o);
       return out.origins.length - 1;
     });
+    for (const train of SWELL_TRAINS) {
+      const [hf, pf, df] = train;
+      for (let h = 0; h < part.hours; h++) {
+        const j = h + shift;
+        if (j < 0 || j >= hours || !Number.isNaN(out.values[hf][j]!)) continue;
+        const height = part.values[hf][h]!;
+        const complete = !Number.isNaN(part.values[pf][h]!) && !Number.isNaN(part.values[df][h]!);
+        if (Number.isNaN(height) || (height !== 0 && !complete)) continue;
+        for (const f of train) {
+          out.values[f][j] = part.values[f][h]!;
+          const o = part.origin[f][h]!;
+          out.origin[f][j] = o === NO_ORIGIN || Number.isNaN(part.values[f][h]!) ? NO_ORIGIN : remap[o]!;
+        }
+      }
+    }
     for (const f of INPUT_FIELDS) {
+      if (TRAIN_FIELDS.has(f)) continue;
       const src = part.values[f];
       const srcOrigin = part.origin[f];
       const dst = out.values[f];

@@ -70,6 +70,12 @@ export interface Source {
   readonly id: string;
   /** Inputs for the UTC hours [start, end). Throws SourceUnavailableError when it has nothing. */
   hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs>;
+  /**
+   * Changes whenever `hourly` for the spot would answer differently (new upstream data arrived);
+   * null while a refresh is due and could be tried, so nothing built from older data is reused.
+   * Sources whose answer only changes with the hour leave it out.
+   */
+  revision?(spot: Spot): string | null;
 }
 
 export class SourceUnavailableError extends Error {

@@ -18,7 +18,7 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export interface StartOptions extends Partial<Omit<ContextOptions, "config" | "clock" | "log">> {
+export interface StartOptions extends Partial<Omit<ContextOptions, "config" | "clock">> {
   /** Pinned time (default 2026-11-21T19:00:00Z = 09:00 in Honolulu, 11:00 in San Diego). */
   now?: string;
   env?: Record<string, string>;
@@ -34,7 +34,7 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
   const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "silent", ...opts.env });
   const clock = new FixedClock(opts.now ?? DEFAULT_NOW);
   const { now: _now, env: _env, ...rest } = opts;
-  const ctx = createContext({ config, clock, log: createLogger("silent"), ...rest });
+  const ctx = createContext({ config, clock, ...rest, log: rest.log ?? createLogger("silent") });
   server.on("request", createApp(ctx));
   const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, init);
   return {

@@ -1,0 +1,140 @@
+// Cache of upstream answers keyed by spot group (a region, a tide station…) and model period (the
+// hour): a lookup hits when the group has an answer for the current period.
+// Bounded by bytes (lru-cache); concurrent misses share one upstream call (single flight); on a
+// failed refresh the last good answer is served, its real fetch time telling the caller how old it
+// is; groups asked about recently are refreshed ahead of the period's end so users rarely wait.
+import { LRUCache } from "lru-cache";
+import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
+
+export interface CacheEntry<V> {
+  value: V;
+  /** When the upstream answered. */
+  fetchedAt: Date;
+  /** Start (epoch ms) of the model period the entry was fetched for. */
+  period: number;
+}
+
+export type Loader<V> = () => Promise<V>;
+
+export interface UpstreamCacheOptions<V> {
+  name: string;
+  clock: Clock;
+  /** Length of a model period: an entry is current for the period it was fetched in. */
+  periodMs: number;
+  maxBytes: number;
+  sizeOf: (value: V) => number;
+  /** Last good answers older than this are not served when a refresh fails. */
+  maxStaleMs: number;
+  /** How long before a period ends a recently asked group is fetched for the next one. */
+  refreshAheadMs: number;
+  /** A group counts as recently asked for this long after a request. */
+  recentMs: number;
+  /** Whether an upstream call could go out now (the breaker's view); used for `revision`. */
+  canCall: () => boolean;
+  log: Logger;
+}
+
+export class UpstreamCache<V> {
+  readonly #opts: UpstreamCacheOptions<V>;
+  // Keyed `${group}|${period}`: an answer fetched ahead for the next period stays invisible until then.
+  readonly #entries: LRUCache<string, CacheEntry<V>>;
+  readonly #inflight = new Map<string, Promise<CacheEntry<V>>>();
+  // Recently asked groups and how to load them, for refresh-ahead. Bounded like the entries.
+  readonly #recent: LRUCache<string, { askedAt: number; load: Loader<V> }>;
+
+  constructor(opts: UpstreamCacheOptions<V>) {
+    this.#opts = opts;
+    this.#entries = new LRUCache({ maxSize: opts.maxBytes, sizeCalculation: (e) => Math.max(1, opts.sizeOf(e.value)) });
+    this.#recent = new LRUCache({ max: 4096 });
+  }
+
+  #period(now: number): number {
+    return Math.floor(now / this.#opts.periodMs) * this.#opts.periodMs;
+  }
+
+  /**
+   * The group's answer for the current model period: cached, or fetched once however many callers
+   * wait for it. When the fetch fails, the last good answer (if not too old) is returned instead;
+   * only when there is none does the upstream's error propagate.
+   */
+  async get(group: string, load: Loader<V>): Promise<CacheEntry<V>> {
+    const now = this.#opts.clock.now().getTime();
+    const period = this.#period(now);
+    this.#recent.set(group, { askedAt: now, load });
+    const have = this.#entries.get(`${group}|${period}`);
+    if (have) return have;
+    try {
+      return await this.#fetch(group, period, load);
+    } catch (e) {
+      const last = this.latest(group);
+      if (last) return last;
+      throw e;
+    }
+  }
+
+  /** The newest answer for a group up to the current period, if not too old to serve. */
+  latest(group: string): CacheEntry<V> | undefined {
+    const now = this.#opts.clock.now().getTime();
+    const oldest = now - this.#opts.maxStaleMs;
+    for (let p = this.#period(now); p + this.#opts.periodMs > oldest; p -= this.#opts.periodMs) {
+      const e = this.#entries.peek(`${group}|${p}`);
+      if (e) return e.fetchedAt.getTime() >= oldest ? e : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * Identifies the answer a request would get now (its fetch time), or null while the current
+   * period has none and the upstream may be called: a request then fetches, so nothing built earlier
+   * stands.
+   */
+  revision(group: string): string | null {
+    const current = this.#entries.peek(`${group}|${this.#period(this.#opts.clock.now().getTime())}`);
+    if (current) return String(current.fetchedAt.getTime());
+    if (this.#opts.canCall()) return null;
+    return String(this.latest(group)?.fetchedAt.getTime() ?? "-");
+  }
+
+  /**
+   * Fetches the next period's answer for every group asked about within `recentMs`, once the current
+   * period is within `refreshAheadMs` of its end. Failures are logged and leave the old answer in place.
+   */
+  async refreshAhead(): Promise<number> {
+    const now = this.#opts.clock.now().getTime();
+    const next = this.#period(now) + this.#opts.periodMs;
+    if (next - now > this.#opts.refreshAheadMs) return 0;
+    const jobs: Promise<unknown>[] = [];
+    for (const [group, { askedAt, load }] of this.#recent.entries()) {
+      if (now - askedAt > this.#opts.recentMs || this.#entries.has(`${group}|${next}`)) continue;
+      jobs.push(
+        this.#fetch(group, next, load).catch((err: unknown) =>
+          this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "refresh-ahead failed; keeping the last answer"),
+        ),
+      );
+    }
+    await Promise.all(jobs);
+    return jobs.length;
+  }
+
+  #fetch(group: string, period: number, load: Loader<V>): Promise<CacheEntry<V>> {
+    const key = `${group}|${period}`;
+    let pending = this.#inflight.get(key);
+    if (!pending) {
+      pending = load()
+        .then((value) => {
+          const entry: CacheEntry<V> = { value, fetchedAt: this.#opts.clock.now(), period };
+          this.#entries.set(key, entry);
+          return entry;
+        })
+        .finally(() => this.#inflight.delete(key));
+      this.#inflight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Entries held and their total size, for tests and the bounded-memory check. */
+  stats(): { entries: number; bytes: number; maxBytes: number } {
+    return { entries: this.#entries.size, bytes: this.#entries.calculatedSize, maxBytes: this.#opts.maxBytes };
+  }
+}

@@ -1,0 +1,185 @@
+// Calling an upstream: Node's fetch with a timeout on every call, the upstream's circuit breaker,
+// 429 Retry-After honoured, a cap on body size, and one error type that says what went wrong.
+import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
+import type { CircuitBreaker } from "./breaker.js";
+import { SourceUnavailableError } from "./types.js";
+
+export type UpstreamFailure =
+  | "circuit_open" // we did not call: the breaker is open
+  | "timeout"
+  | "network"
+  | "http" // non-2xx status
+  | "rate_limited" // 429
+  | "too_large"
+  | "malformed" // body is not JSON
+  | "shape" // JSON, but not the documented format
+  | "data"; // well-formed answer that says "no data here" (e.g. CO-OPS `error` key): upstream is healthy
+
+export class UpstreamError extends SourceUnavailableError {
+  override name = "UpstreamError";
+  constructor(
+    readonly upstream: string,
+    readonly kind: UpstreamFailure,
+    message: string,
+    retryAfterS: number,
+    /** HTTP status, when the upstream answered with an error status. */
+    readonly status: number | null = null,
+  ) {
+    super(`${upstream}: ${message}`, retryAfterS);
+  }
+
+  /** A failure of the upstream itself (down, slow, overloaded, garbled), not of one query. */
+  get serverSide(): boolean {
+    return this.kind !== "data" && this.kind !== "shape" && !(this.kind === "http" && this.status !== null && this.status < 500);
+  }
+}
+
+/** Thrown by a parser for a body that is not in the upstream's documented format. */
+export class ShapeError extends Error {
+  override name = "ShapeError";
+}
+
+/** Thrown by a parser for a well-formed "no data" answer; does not count against the breaker. */
+export class NoDataError extends Error {
+  override name = "NoDataError";
+}
+
+export interface UpstreamClientOptions {
+  breaker: CircuitBreaker;
+  timeoutMs: number;
+  clock: Clock;
+  log: Logger;
+  userAgent: string;
+  /** Largest body accepted; a bigger one is a failure, not a memory problem. */
+  maxBodyBytes?: number;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export class UpstreamClient {
+  constructor(
+    readonly upstream: string,
+    readonly opts: UpstreamClientOptions,
+  ) {}
+
+  get breaker(): CircuitBreaker {
+    return this.opts.breaker;
+  }
+
+  /**
+   * GETs `url` and parses its JSON with `parse`; every failure is an UpstreamError. `refusal` may
+   * recognise an error status as a healthy upstream declining this particular query (kind "data",
+   * not held against the breaker) by returning a reason.
+   */
+  async getJson<T>(url: URL, parse: (body: unknown) => T, refusal?: (status: number, text: string) => string | null): Promise<T> {
+    const { breaker, log } = this.opts;
+    if (!breaker.tryAcquire()) {
+      throw new UpstreamError(this.upstream, "circuit_open", "circuit open after repeated failures", breaker.retryAfterS());
+    }
+    const started = performance.now();
+    const result = await this.#call(url, parse, refusal);
+    const where = { upstream: this.upstream, host: url.host, path: url.pathname, ms: Math.round(performance.now() - started) };
+    if (result.ok) {
+      breaker.onSuccess();
+      log.debug(where, "upstream call");
+      return result.value;
+    }
+    const { kind, message, retryAfterMs, status } = result;
+    if (kind === "data") {
+      breaker.onSuccess();
+      log.info({ ...where, reason: message }, `upstream ${this.upstream}: no data`);
+      throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS());
+    }
+    breaker.onFailure(kind, retryAfterMs);
+    log.warn({ ...where, failure: kind, reason: message, breaker: breaker.state }, `upstream ${this.upstream} failed`);
+    throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS(), status ?? null);
+  }
+
+  async #call<T>(url: URL, parse: (body: unknown) => T, refusal?: (status: number, text: string) => string | null): Promise<CallResult<T>> {
+    let res: Response;
+    let text: string | null;
+    try {
+      res = await fetch(url, {
+        signal: AbortSignal.timeout(this.opts.timeoutMs),
+        headers: { accept: "application/json", "user-agent": this.opts.userAgent },
+      });
+      if (res.status === 429) {
+        await res.body?.cancel().catch(() => undefined);
+        const retryAfterMs = parseRetryAfterMs(res.headers.get("retry-after"), this.opts.clock.now()) ?? this.opts.breaker.opts.cooldownMs;
+        return { ok: false, kind: "rate_limited", message: "rate limited (HTTP 429)", retryAfterMs };
+      }
+      text = await readBody(res, this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    } catch (e) {
+      const name = (e as { name?: string }).name;
+      return name === "TimeoutError" || name === "AbortError"
+        ? { ok: false, kind: "timeout", message: `no answer within ${this.opts.timeoutMs} ms` }
+        : { ok: false, kind: "network", message: `network error: ${(e as Error).message}` };
+    }
+    if (text === null) return { ok: false, kind: "too_large", message: "response body too large" };
+    if (!res.ok) {
+      const declined = refusal?.(res.status, text);
+      if (declined) return { ok: false, kind: "data", message: declined };
+      return { ok: false, kind: "http", message: `HTTP ${res.status}${reasonOf(text)}`, status: res.status };
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { ok: false, kind: "malformed", message: "response is not JSON" };
+    }
+    try {
+      return { ok: true, value: parse(body) };
+    } catch (e) {
+      if (e instanceof NoDataError) return { ok: false, kind: "data", message: e.message };
+      return { ok: false, kind: "shape", message: `unexpected response format: ${(e as Error).message}` };
+    }
+  }
+}
+
+type CallResult<T> = { ok: true; value: T } | { ok: false; kind: UpstreamFailure; message: string; retryAfterMs?: number; status?: number };
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+export function parseRetryAfterMs(value: string | null, now: Date): number | null {
+  if (value === null) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+async function readBody(res: Response, maxBytes: number): Promise<string | null> {
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  if (!res.body) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of res.body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      await res.body.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * What an error body says: Open-Meteo explains a 400 as {"error":true,"reason":"…"}, ERDDAP as a
+ * plain-text `Error { code=400; message="…" }`.
+ */
+function reasonOf(text: string): string {
+  let reason = text;
+  try {
+    const j = JSON.parse(text) as { reason?: unknown };
+    reason = typeof j.reason === "string" ? j.reason : "";
+  } catch {
+    // plain text: quote it
+  }
+  reason = reason.replace(/\s+/g, " ").trim().slice(0, 300);
+  return reason ? `: ${reason}` : "";
+}

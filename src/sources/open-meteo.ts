@@ -1,0 +1,370 @@
+// Open-Meteo Marine (/v1/marine: swell trains, sea temperature) and Forecast (/v1/forecast: wind,
+// gusts, rain, cloud) behind the Source interface. One request per region and endpoint carries all
+// its spots as a coordinate list; answers are asked in GMT, joined on timestamps, converted from the
+// units the answer declares, and every value may be null.
+import { HOUR_MS } from "../clock.js";
+import type { DataCredit } from "../attribution.js";
+import type { Region, Spot } from "../catalog/catalog.js";
+import { distanceKm } from "../geo.js";
+import type { CacheEntry, UpstreamCache } from "./cache.js";
+import { ShapeError, type UpstreamClient } from "./http.js";
+import { emptyInputs, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source } from "./types.js";
+
+export const OPEN_METEO_CREDIT: DataCredit = {
+  provider: "Open-Meteo",
+  credit: "Weather data by Open-Meteo.com (models: ECMWF, NOAA NCEP GFS-Wave, Météo-France/Copernicus Marine, DWD)",
+  url: "https://open-meteo.com/",
+  license: "CC BY 4.0",
+};
+
+/**
+ * Spots are asked about at their coordinates rounded to this grid, and spots that round to the same
+ * point share it. The wave models are 0.08–0.25° and snap to their grid anyway; the shift (≤ 2.8 km)
+ * is below the resolution of the models behind `best_match`, and it saves a third of the calls.
+ */
+export const QUERY_GRID_DEG = 0.05;
+
+type UnitKind = "length_m" | "period_s" | "direction_deg" | "temperature_c" | "speed_kt" | "precip_mm" | "percent";
+
+/** Accepted `hourly_units` per kind, as a conversion to our unit; anything else is refused. */
+const UNIT_CONVERSIONS: Record<UnitKind, Record<string, (v: number) => number>> = {
+  length_m: { m: (v) => v, ft: (v) => v * 0.3048 },
+  period_s: { s: (v) => v },
+  direction_deg: { "°": (v) => v },
+  temperature_c: { "°C": (v) => v, "°F": (v) => ((v - 32) * 5) / 9 },
+  speed_kt: { kn: (v) => v, "km/h": (v) => v / 1.852, "m/s": (v) => (v * 3600) / 1852, mph: (v) => (v * 1609.344) / 1852 },
+  precip_mm: { mm: (v) => v, inch: (v) => v * 25.4 },
+  percent: { "%": (v) => v },
+};
+
+/** Physically possible range per kind; values outside are junk and read as unknown. */
+const VALID_RANGE: Record<UnitKind, [number, number]> = {
+  length_m: [0, 30],
+  period_s: [0, 40],
+  direction_deg: [0, 360],
+  temperature_c: [-3, 40],
+  speed_kt: [0, 200],
+  precip_mm: [0, 500],
+  percent: [0, 100],
+};
+
+interface VariableSpec {
+  field: InputField;
+  kind: UnitKind;
+  /**
+   * Open-Meteo stamps sums and maxima over the preceding hour with the hour's END (precipitation,
+   * gusts), while our slots are stamped with their start: such values move back one hour.
+   */
+  precedingHour?: boolean;
+}
+
+export interface OpenMeteoEndpoint {
+  kind: "marine" | "forecast";
+  variables: Record<string, VariableSpec>;
+  pastDays: number;
+  forecastDays: number;
+  params: Record<string, string>;
+}
+
+export const MARINE: OpenMeteoEndpoint = {
+  kind: "marine",
+  // Ten variables, so a location counts as one call (an eleventh would make it 1.1). Total wave
+  // height and currents are not inputs of the engine, so they are not asked for.
+  variables: {
+    swell_wave_height: { field: "swell1_height_m", kind: "length_m" },
+    swell_wave_period: { field: "swell1_period_s", kind: "period_s" },
+    swell_wave_direction: { field: "swell1_from_deg", kind: "direction_deg" },
+    secondary_swell_wave_height: { field: "swell2_height_m", kind: "length_m" },
+    secondary_swell_wave_period: { field: "swell2_period_s", kind: "period_s" },
+    secondary_swell_wave_direction: { field: "swell2_from_deg", kind: "direction_deg" },
+    // GFS-Wave only; other models answer null, which reads as "no third train".
+    tertiary_swell_wave_height: { field: "swell3_height_m", kind: "length_m" },
+    tertiary_swell_wave_period: { field: "swell3_period_s", kind: "period_s" },
+    tertiary_swell_wave_direction: { field: "swell3_from_deg", kind: "direction_deg" },
+    sea_surface_temperature: { field: "water_temp_c", kind: "temperature_c" },
+  },
+  // The period containing "now" may have started up to 4 h before 00:00 UTC today.
+  pastDays: 1,
+  // 8 UTC days reach past local midnight after today + 6 in every covered zone.
+  forecastDays: 8,
+  params: { cell_selection: "sea" },
+};
+
+export const FORECAST: OpenMeteoEndpoint = {
+  kind: "forecast",
+  variables: {
+    wind_speed_10m: { field: "wind_speed_kt", kind: "speed_kt" },
+    wind_gusts_10m: { field: "wind_gust_kt", kind: "speed_kt", precedingHour: true },
+    wind_direction_10m: { field: "wind_from_deg", kind: "direction_deg" },
+    precipitation: { field: "precip_mm", kind: "precip_mm", precedingHour: true },
+    cloud_cover: { field: "cloud_pct", kind: "percent" },
+  },
+  // 72 h of antecedent rain before a first period that may start 4 h before today's 00:00 UTC.
+  pastDays: 4,
+  forecastDays: 8,
+  // The spot is on the water's edge: the nearest cell, not the default land cell, has its wind.
+  params: { wind_speed_unit: "kn", precipitation_unit: "mm", cell_selection: "nearest" },
+};
+
+/**
+ * Calls Open-Meteo counts for one request: max(1, variables/10) × max(1, days/14) per location
+ * (open-meteo.com/en/pricing FAQ; several locations multiply it, open-meteo/open-meteo#1295).
+ */
+export function openMeteoCallWeight(endpoint: OpenMeteoEndpoint, locations: number): number {
+  const variables = Object.keys(endpoint.variables).length;
+  const days = endpoint.pastDays + endpoint.forecastDays;
+  return locations * Math.max(1, variables / 10) * Math.max(1, days / 14);
+}
+
+/** One query point's hourly series on a contiguous UTC grid; NaN = unknown. */
+export interface PointSeries {
+  start: number;
+  hours: number;
+  values: Partial<Record<InputField, Float64Array>>;
+}
+
+export interface OpenMeteoBatch {
+  points: PointSeries[];
+  /** What was refused while reading (unknown units, suspect series), for the log. */
+  notes: string[];
+}
+
+/** The points a region's spots are asked at, and which point each spot reads. */
+export interface QueryPlan {
+  region: string;
+  points: { lat: number; lon: number }[];
+  pointOf: Map<string, number>;
+}
+
+export function queryPlan(region: Region): QueryPlan {
+  const points: QueryPlan["points"] = [];
+  const pointOf = new Map<string, number>();
+  const byKey = new Map<string, number>();
+  for (const s of region.spots) {
+    const lat = snap(s.lat);
+    const lon = snap(s.lon);
+    const key = `${lat},${lon}`;
+    let i = byKey.get(key);
+    if (i === undefined) {
+      i = points.length;
+      points.push({ lat, lon });
+      byKey.set(key, i);
+    }
+    pointOf.set(s.id, i);
+  }
+  return { region: region.id, points, pointOf };
+}
+
+function snap(deg: number): number {
+  return Number((Math.round(deg / QUERY_GRID_DEG) * QUERY_GRID_DEG).toFixed(2));
+}
+
+export function requestUrl(base: string, endpoint: OpenMeteoEndpoint, plan: QueryPlan, apiKey: string | null): URL {
+  const u = new URL(base);
+  u.searchParams.set("latitude", plan.points.map((p) => p.lat.toFixed(2)).join(","));
+  u.searchParams.set("longitude", plan.points.map((p) => p.lon.toFixed(2)).join(","));
+  u.searchParams.set("hourly", Object.keys(endpoint.variables).join(","));
+  // GMT: with any other zone Open-Meteo applies one fixed offset to the whole series, ignoring DST.
+  u.searchParams.set("timezone", "GMT");
+  u.searchParams.set("past_days", String(endpoint.pastDays));
+  u.searchParams.set("forecast_days", String(endpoint.forecastDays));
+  for (const [k, v] of Object.entries(endpoint.params)) u.searchParams.set(k, v);
+  if (apiKey) u.searchParams.set("apikey", apiKey);
+  return u;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Longest series accepted (days); a longer one is not an answer to our request. */
+const MAX_SERIES_HOURS = 40 * 24;
+
+/**
+ * Open-Meteo answers for the nearest grid cell (for the sea cell it searches up to ~16 km,
+ * open-meteo#862); an answer for a point farther than this from ours is not an answer about it.
+ */
+export const MAX_CELL_DISTANCE_KM = 50;
+
+/**
+ * Reads an Open-Meteo answer for the `requested` query points. A list of coordinates comes back as
+ * a JSON array in request order (a single point as a bare object).
+ */
+export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, requested: readonly { lat: number; lon: number }[]): OpenMeteoBatch {
+  const expected = requested.length;
+  let list: unknown[];
+  if (Array.isArray(body)) list = body;
+  else if (isObject(body) && expected === 1) list = [body];
+  else throw new ShapeError(isObject(body) && body.error === true ? `error: ${String(body.reason)}` : "expected an array of locations");
+  if (list.length !== expected) throw new ShapeError(`expected ${expected} locations, got ${list.length}`);
+  const ids = list.map((l) => (isObject(l) && typeof l.location_id === "number" ? l.location_id : null));
+  if (ids.every((id) => id !== null)) {
+    const ordered = new Array<unknown>(expected);
+    list.forEach((l, i) => {
+      const id = ids[i]!;
+      if (id < 0 || id >= expected || ordered[id] !== undefined) throw new ShapeError("inconsistent location_id");
+      ordered[id] = l;
+    });
+    list = ordered;
+  }
+  list.forEach((l, i) => {
+    const at = isObject(l) ? { lat: l.latitude, lon: l.longitude } : {};
+    if (typeof at.lat === "number" && typeof at.lon === "number") {
+      const km = distanceKm(at.lat, at.lon, requested[i]!.lat, requested[i]!.lon);
+      if (km > MAX_CELL_DISTANCE_KM) throw new ShapeError(`location ${i} answered for a point ${Math.round(km)} km away`);
+    }
+  });
+  const notes: string[] = [];
+  const points = list.map((l, i) => parseLocation(l, endpoint, notes, i));
+  return { points, notes };
+}
+
+function parseLocation(loc: unknown, endpoint: OpenMeteoEndpoint, notes: string[], index: number): PointSeries {
+  if (!isObject(loc) || !isObject(loc.hourly)) throw new ShapeError(`location ${index}: no hourly block`);
+  const hourly = loc.hourly;
+  const units = isObject(loc.hourly_units) ? loc.hourly_units : {};
+  if (!Array.isArray(hourly.time)) throw new ShapeError(`location ${index}: no hourly.time`);
+  const offsetMs = typeof loc.utc_offset_seconds === "number" ? loc.utc_offset_seconds * 1000 : 0;
+  const times = hourly.time.map((t) => parseTime(t, offsetMs));
+  const valid = times.filter((t) => !Number.isNaN(t));
+  if (valid.length === 0) throw new ShapeError(`location ${index}: no readable timestamps`);
+  const start = Math.min(...valid);
+  const hours = (Math.max(...valid) - start) / HOUR_MS + 1;
+  if (hours > MAX_SERIES_HOURS) throw new ShapeError(`location ${index}: series spans ${hours} h`);
+
+  const values: PointSeries["values"] = {};
+  for (const [name, spec] of Object.entries(endpoint.variables)) {
+    const raw = hourly[name];
+    if (raw === undefined) continue;
+    if (!Array.isArray(raw) || raw.length !== times.length) throw new ShapeError(`location ${index}: ${name} does not match hourly.time`);
+    const unit = units[name];
+    const convert = typeof unit === "string" ? UNIT_CONVERSIONS[spec.kind][unit] : undefined;
+    if (!convert) {
+      notes.push(`${name}: unknown unit ${JSON.stringify(unit)} at location ${index}, ignored`);
+      continue;
+    }
+    const [lo, hi] = VALID_RANGE[spec.kind];
+    const out = new Float64Array(hours).fill(Number.NaN);
+    for (let i = 0; i < raw.length; i++) {
+      const t = times[i]!;
+      const v = raw[i];
+      if (Number.isNaN(t) || typeof v !== "number" || !Number.isFinite(v)) continue;
+      const slot = (t - start) / HOUR_MS - (spec.precedingHour ? 1 : 0);
+      const x = convert(v);
+      if (slot >= 0 && x >= lo && x <= hi) out[slot] = x;
+    }
+    values[spec.field] = out;
+  }
+  if (endpoint.kind === "marine") cleanSwell(values, hours, notes, index);
+  return { start, hours, values };
+}
+
+/** "2025-07-01T00:00" (naive, in the answer's zone) or unix seconds → epoch ms on the hour; NaN otherwise. */
+function parseTime(t: unknown, offsetMs: number): number {
+  let ms: number;
+  if (typeof t === "number") ms = t * 1000;
+  else if (typeof t === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(t)) ms = Date.parse(`${t}:00Z`) - offsetMs;
+  else return Number.NaN;
+  return Number.isFinite(ms) && ms % HOUR_MS === 0 ? ms : Number.NaN;
+}
+
+function cleanSwell(values: PointSeries["values"], hours: number, notes: string[], index: number): void {
+  const primary = values.swell1_height_m;
+  if (!primary) return;
+  // GFS-Wave answers all zeros for cells it treats as land (open-meteo#1524): a primary swell that
+  // is exactly zero at every hour is a masked cell, not a flat sea. Drop every train so the hours
+  // read as unknown (auto mode then falls back to seasonal norms for them).
+  const known = primary.filter((v) => !Number.isNaN(v));
+  if (known.length > 0 && known.every((v) => v === 0)) {
+    for (const train of SWELL_TRAINS) for (const f of train) delete values[f];
+    notes.push(`all-zero swell at location ${index}, dropped as suspect`);
+    return;
+  }
+  // Where the model gives a primary swell but no secondary/tertiary, there is no such train: say so
+  // with a zero height, so a per-field fallback never grafts a seasonal train onto a live sea state.
+  for (const [hf] of SWELL_TRAINS.slice(1)) {
+    const h = (values[hf] ??= new Float64Array(hours).fill(Number.NaN));
+    for (let i = 0; i < hours; i++) if (!Number.isNaN(primary[i]!) && Number.isNaN(h[i]!)) h[i] = 0;
+  }
+}
+
+function batchBytes(b: OpenMeteoBatch): number {
+  let n = 256;
+  for (const p of b.points) for (const a of Object.values(p.values)) n += a.byteLength + 64;
+  return n;
+}
+
+export interface OpenMeteoDeps {
+  url: string;
+  apiKey: string | null;
+  client: UpstreamClient;
+  cache: UpstreamCache<OpenMeteoBatch>;
+}
+
+export class OpenMeteoSource implements Source {
+  readonly id: string;
+  readonly #plans = new Map<string, QueryPlan>();
+  readonly #origins = new WeakMap<CacheEntry<OpenMeteoBatch>, Origin>();
+
+  constructor(
+    readonly endpoint: OpenMeteoEndpoint,
+    readonly deps: OpenMeteoDeps,
+  ) {
+    this.id = `open-meteo:${endpoint.kind}`;
+  }
+
+  static sizeOf = batchBytes;
+
+  plan(region: Region): QueryPlan {
+    let p = this.#plans.get(region.id);
+    if (!p) {
+      p = queryPlan(region);
+      this.#plans.set(region.id, p);
+    }
+    return p;
+  }
+
+  async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
+    const plan = this.plan(spot.region);
+    const entry = await this.deps.cache.get(plan.region, () => this.#load(plan));
+    const series = entry.value.points[plan.pointOf.get(spot.id)!]!;
+    return seriesToInputs(series, this.#origin(entry), start, end);
+  }
+
+  revision(spot: Spot): string | null {
+    return this.deps.cache.revision(spot.region.id);
+  }
+
+  async #load(plan: QueryPlan): Promise<OpenMeteoBatch> {
+    const url = requestUrl(this.deps.url, this.endpoint, plan, this.deps.apiKey);
+    const batch = await this.deps.client.getJson(url, (body) => parseOpenMeteo(body, this.endpoint, plan.points));
+    if (batch.notes.length > 0) this.deps.client.opts.log.warn({ upstream: this.id, region: plan.region, notes: batch.notes }, "open-meteo answer partly refused");
+    return batch;
+  }
+
+  #origin(entry: CacheEntry<OpenMeteoBatch>): Origin {
+    let o = this.#origins.get(entry);
+    if (!o) {
+      o = { id: this.id, climatology: false, fetchedAt: entry.fetchedAt, credits: [OPEN_METEO_CREDIT] };
+      this.#origins.set(entry, o);
+    }
+    return o;
+  }
+}
+
+/** Copies a point's series onto the requested hour grid, matching hours by time. */
+export function seriesToInputs(series: PointSeries, origin: Origin, start: Date, end: Date): HourlyInputs {
+  const hours = Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS));
+  const out = emptyInputs(start, hours);
+  out.origins.push(origin);
+  const shift = (start.getTime() - series.start) / HOUR_MS;
+  for (const [field, src] of Object.entries(series.values) as [InputField, Float64Array][]) {
+    const dst = out.values[field];
+    const org = out.origin[field];
+    for (let h = 0; h < hours; h++) {
+      const v = src[h + shift];
+      if (v === undefined || Number.isNaN(v)) continue;
+      dst[h] = v;
+      org[h] = 0;
+    }
+  }
+  return out;
+}

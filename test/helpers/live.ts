@@ -1,0 +1,52 @@
+// Live-mode harness: the stub upstreams and the real service on ephemeral 127.0.0.1 ports, sharing
+// the service's pinned clock, with small timeouts; log lines are captured for assertions.
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { startStubUpstreams, type StubUpstreams } from "../../scripts/stub/upstreams.js";
+import type { ScenarioName } from "../../scripts/stub/scenarios.js";
+import { startService, type TestService } from "./service.js";
+
+export interface LiveRun {
+  svc: TestService;
+  stub: StubUpstreams;
+  /** Log records the service wrote (parsed pino JSON). */
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export interface LiveOptions {
+  mode?: "live" | "auto" | "offline";
+  scenario?: ScenarioName;
+  now?: string;
+  env?: Record<string, string>;
+  delayMs?: number;
+}
+
+/** Small enough to keep the timeout tests quick, large enough for a loaded CI machine's stub. */
+export const TEST_TIMEOUT_MS = 600;
+
+export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
+  let svc: TestService | null = null;
+  const stub = await startStubUpstreams({ scenario: opts.scenario ?? "calm", now: () => svc!.clock.now(), delayMs: opts.delayMs ?? 0 });
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString("utf8").split("\n")) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  svc = await startService({
+    now: opts.now,
+    env: { DATA_SOURCE: opts.mode ?? "live", UPSTREAM_TIMEOUT_MS: String(TEST_TIMEOUT_MS), ...stub.env, ...opts.env },
+    log: pino({ level: "info" }, sink),
+  });
+  return {
+    svc,
+    stub,
+    logs,
+    async close() {
+      await svc!.close();
+      await stub.close();
+    },
+  };
+}
