@@ -7,6 +7,7 @@ import { loadRegulations, type Regulations } from "./catalog/regulations.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ForecastService } from "./forecast/service.js";
+import { CardImages } from "./share/card-image.js";
 import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
@@ -22,6 +23,8 @@ export interface ServiceContext {
   /** Protected areas; `readable: false` when the file could not be read (spearfishing then checks nothing). */
   regulations: Regulations;
   log: Logger;
+  /** Share-image renderer: fonts read once, rendered PNGs cached by content. */
+  cardImages: CardImages;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
   links: Links;
@@ -32,7 +35,8 @@ export interface Links {
   docs: string;
   openapi: string;
   conditions(spotId: string): string;
-  spotPage(spotId: string): string;
+  /** The spot's forecast page; `date` and `activity` highlight a day. */
+  spotPage(spotId: string, date?: string, activity?: string | null): string;
   app(spotId: string, date?: string, activity?: string): string;
   /** Share page with Open Graph tags for a card. */
   share(spotId: string, date: string, activity: string | null): string;
@@ -47,7 +51,7 @@ export function makeLinks(config: Config): Links {
     docs: `${base}/docs`,
     openapi: `${base}/openapi.json`,
     conditions: (id) => `${base}/api/v1/conditions?spot=${encodeURIComponent(id)}`,
-    spotPage: (id) => `${base}/spots/${encodeURIComponent(id)}`,
+    spotPage: (id, date, activity) => fillTemplate(`${base}/spots/{spot}?date={date}&activity={activity}`, { spot: id, date: date ?? "", activity: activity ?? "" }),
     app: (id, date, activity) => fillTemplate(config.appLinkTemplate, { spot: id, date: date ?? "", activity: activity ?? "" }),
     share: (id, date, activity) => `${base}/s/${encodeURIComponent(id)}/${date}${activity ? `?activity=${activity}` : ""}`,
     cardImage: (id, date, activity) => `${base}/cards/${encodeURIComponent(id)}/${date}.png${activity ? `?activity=${activity}` : ""}`,
@@ -73,6 +77,8 @@ export interface ContextOptions {
   tides?: TideSource;
   /** Protected-areas file (default data/protected-areas.json). */
   protectedAreasFile?: string;
+  /** Share-image renderer (tests pass one with a small cache). */
+  cardImages?: CardImages;
 }
 
 export function createContext(opts: ContextOptions): ServiceContext {
@@ -97,6 +103,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     harmonicTides,
     regulations,
     log: opts.log,
+    cardImages: opts.cardImages ?? new CardImages(),
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
   };

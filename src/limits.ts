@@ -23,3 +23,8 @@ export const DAYLIGHT_LAST_START_HOUR = 17;
 export const REFRESH_MS = 3_600_000;
 /** Longest query string accepted by the REST API, in bytes. */
 export const MAX_QUERY_BYTES = 2048;
+/** Share images kept in memory (PNG bytes); at ~60 KB each this holds several hundred cards. */
+export const CARD_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+/** Share image size (Open Graph's recommended 1.91:1). */
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
