@@ -15,6 +15,7 @@ const inCI = Boolean(process.env.CI);
 const OUT = join(import.meta.dirname, "..", "test-output");
 /** How far the page scrolls sideways, in CSS pixels (evaluated in the page; this file has no DOM types). */
 const SIDEWAYS_OVERFLOW = "document.documentElement.scrollWidth - window.innerWidth";
+const DAY_TABLE_OVERFLOW = "(w => w.scrollWidth - w.clientWidth)(document.querySelector('.table-wrap'))";
 interface LoadedImage {
   complete: boolean;
   naturalWidth: number;
@@ -24,7 +25,9 @@ const SKIP_NOTE = `skipped: ${CHROMIUM} is missing (install it with \`apt-get in
 
 if (!haveChromium && !inCI) console.warn(`share-browser.test.ts ${SKIP_NOTE}`);
 
-describe.skipIf(!haveChromium && !inCI)(haveChromium ? "pages in Chromium" : `pages in Chromium (${SKIP_NOTE})`, () => {
+const TITLE = haveChromium ? "pages in Chromium" : inCI ? `pages in Chromium (CI is set and ${CHROMIUM} is missing: failing)` : `pages in Chromium (${SKIP_NOTE})`;
+
+describe.skipIf(!haveChromium && !inCI)(TITLE, () => {
   let svc: TestService;
   let browser: Browser;
 
@@ -140,6 +143,8 @@ describe.skipIf(!haveChromium && !inCI)(haveChromium ? "pages in Chromium" : `pa
     const mobile = await open("/spots/sharks-cove", { width: 390, height: 844 }, true);
     const overflow = await mobile.page.evaluate<number>(SIDEWAYS_OVERFLOW);
     expect(overflow, "the page itself does not scroll sideways; only the chart does").toBeLessThanOrEqual(0);
+    const tableOverflow = await mobile.page.evaluate<number>(DAY_TABLE_OVERFLOW);
+    expect(tableOverflow, "the day table fits a phone without scrolling").toBeLessThanOrEqual(0);
     await mobile.page.screenshot({ path: join(OUT, "forecast-page-mobile.png"), fullPage: true });
     expect(mobile.problems).toEqual([]);
     await mobile.context.close();

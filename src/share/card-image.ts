@@ -6,6 +6,7 @@ import { Resvg } from "@resvg/resvg-js";
 import { LRUCache } from "lru-cache";
 import satori, { type Font } from "satori";
 import type { SpotDay } from "../cards/spot-day.js";
+import { splitMetric } from "../format.js";
 import { CARD_CACHE_MAX_BYTES, CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { dateLabel, shortDate } from "../time/zone.js";
 import { CARD_FONT_FAMILY, loadCardFonts } from "./fonts.js";
@@ -40,17 +41,11 @@ export interface CardImageModel {
   attribution: string;
 }
 
-/** Splits "1.8 ft NE @ 8 s (0.5 m)" into the US value and its metric conversion. */
-function splitUnits(s: string): { value: string; sub: string | null } {
-  const m = /^(.*) \(([^()]*)\)$/.exec(s);
-  return m ? { value: m[1]!, sub: m[2]! } : { value: s, sub: null };
-}
-
 export function cardImageModel(day: SpotDay): CardImageModel {
   const c = day.card;
   const rel = dateLabel(day.date, day.today);
   const abs = shortDate(day.date);
-  const metric = (label: string, v: string | null): CardMetric => (v === null ? { label, value: "–", sub: null } : { label, ...splitUnits(v) });
+  const metric = (label: string, v: string | null): CardMetric => (v === null ? { label, value: "–", sub: null } : { label, ...splitMetric(v) });
   return {
     spotName: c.spot_name,
     regionName: c.region_name,

@@ -5,7 +5,7 @@ import { activity as activityById, isActivityId, type Activity } from "../activi
 import { spotDay, type SpotDay } from "../cards/spot-day.js";
 import type { ServiceContext } from "../context.js";
 import { TIERS } from "../forecast/tiers.js";
-import { formatSwell, formatTemp, formatVisibility, formatWind } from "../format.js";
+import { formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } from "../format.js";
 import { HORIZON_DAYS } from "../limits.js";
 import { optionalString, type Raw } from "../params.js";
 import type { ConditionsJson } from "../schemas/conditions.js";
@@ -31,6 +31,13 @@ function lenient(name: string, v: Raw): string | null {
 }
 
 const hhmm = (iso: string | null) => (iso ? iso.slice(11, 16) : "");
+
+/** A formatted metric with its metric conversion in a span that narrow screens hide. */
+function metricCell(v: string | null): RawHtml {
+  if (v === null) return html`–`;
+  const { value, sub } = splitMetric(v);
+  return sub === null ? html`${value}` : html`${value}<span class="alt"> (${sub})</span>`;
+}
 
 export interface RenderedPage {
   html: string;
@@ -105,11 +112,11 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
     return html`<tr${raw(d.date === highlight ? ' class="hl"' : "")}>
 <td><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
 <td class="num">${window}</td>
-<td>${d.notice ? html`${pill(card.tier, card.score === null ? card.tier_label : String(card.score))}<br><small>${d.notice.title}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
-<td class="num">${card.metrics.visibility ?? "–"}</td>
-<td class="num">${card.metrics.swell ?? "–"}</td>
-<td class="num hide-sm">${card.metrics.wind ?? "–"}</td>
-<td class="num hide-sm">${card.metrics.water_temp ?? "–"}</td>
+<td>${d.notice ? html`${pill(card.tier, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
+<td class="num">${metricCell(card.metrics.visibility)}</td>
+<td class="num">${metricCell(card.metrics.swell)}</td>
+<td class="num hide-sm">${metricCell(card.metrics.wind)}</td>
+<td class="num hide-sm">${metricCell(card.metrics.water_temp)}</td>
 <td class="num hide-sm">${tides.map((t, i) => (i === 0 ? t : html`<br>${t}`))}</td>
 </tr>`;
   });
@@ -125,8 +132,8 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
 </tr>`,
   );
 
-  const dayTable: RawHtml = html`<div class="table-wrap"><table>
-<caption class="sub">Best daylight window each day${doing ? ` for ${doing}` : ""} (starts 06:00–17:59). Tap a day to share it.</caption>
+  const dayTable: RawHtml = html`<p class="sub">Best daylight window each day${doing ? ` for ${doing}` : ""} (starts 06:00–17:59). Tap a day to share it.</p>
+<div class="table-wrap"><table>
 <thead><tr><th>Day</th><th>Window</th><th>Rating</th><th>Visibility</th><th>Swell</th><th class="hide-sm">Wind</th><th class="hide-sm">Water</th><th class="hide-sm">Tides</th></tr></thead>
 <tbody>${dayRows}</tbody>
 </table></div>`;

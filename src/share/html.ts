@@ -90,7 +90,8 @@ summary{cursor:pointer;font-weight:600}
 footer.credits{font-size:13px;color:#4A5B6E;border-top:1px solid var(--line);margin-top:32px;padding-top:12px}
 footer.credits p{margin:6px 0}
 ${TIER_CSS}
-@media (max-width:600px){main{padding:12px}th,td{padding:5px 6px}.hide-sm{display:none}}
+small.note{display:block;line-height:1.2;color:#7A2019}
+@media (max-width:600px){main{padding:12px}table{font-size:13px}th,td{padding:5px 5px}td.num{white-space:normal}.hide-sm,.alt{display:none}}
 `;
 
 const CSS_HASH = createHash("sha256").update(PAGE_CSS).digest("base64");
