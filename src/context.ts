@@ -7,6 +7,7 @@ import { loadRegulations, type Regulations } from "./catalog/regulations.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ForecastService } from "./forecast/service.js";
+import { CardImages } from "./share/card-image.js";
 import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
@@ -25,6 +26,8 @@ export interface ServiceContext {
   /** The live upstream adapters; null with DATA_SOURCE=offline, which never calls out. */
   upstreams: Upstreams | null;
   log: Logger;
+  /** Share-image renderer: fonts read once, rendered PNGs cached by content. */
+  cardImages: CardImages;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
   links: Links;
@@ -35,7 +38,8 @@ export interface Links {
   docs: string;
   openapi: string;
   conditions(spotId: string): string;
-  spotPage(spotId: string): string;
+  /** The spot's forecast page; `date` and `activity` highlight a day. */
+  spotPage(spotId: string, date?: string, activity?: string | null): string;
   app(spotId: string, date?: string, activity?: string): string;
   /** Share page with Open Graph tags for a card. */
   share(spotId: string, date: string, activity: string | null): string;
@@ -50,7 +54,7 @@ export function makeLinks(config: Config): Links {
     docs: `${base}/docs`,
     openapi: `${base}/openapi.json`,
     conditions: (id) => `${base}/api/v1/conditions?spot=${encodeURIComponent(id)}`,
-    spotPage: (id) => `${base}/spots/${encodeURIComponent(id)}`,
+    spotPage: (id, date, activity) => fillTemplate(`${base}/spots/{spot}?date={date}&activity={activity}`, { spot: id, date: date ?? "", activity: activity ?? "" }),
     app: (id, date, activity) => fillTemplate(config.appLinkTemplate, { spot: id, date: date ?? "", activity: activity ?? "" }),
     share: (id, date, activity) => `${base}/s/${encodeURIComponent(id)}/${date}${activity ? `?activity=${activity}` : ""}`,
     cardImage: (id, date, activity) => `${base}/cards/${encodeURIComponent(id)}/${date}.png${activity ? `?activity=${activity}` : ""}`,
@@ -76,6 +80,8 @@ export interface ContextOptions {
   tides?: TideSource;
   /** Protected-areas file (default data/protected-areas.json). */
   protectedAreasFile?: string;
+  /** Share-image renderer (tests pass one with a small cache). */
+  cardImages?: CardImages;
 }
 
 export function createContext(opts: ContextOptions): ServiceContext {
@@ -103,6 +109,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     regulations,
     upstreams,
     log: opts.log,
+    cardImages: opts.cardImages ?? new CardImages(),
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
   };

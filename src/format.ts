@@ -29,6 +29,12 @@ export function formatTemp(c: number | null): string | null {
   return `${cToF(c)} °F (${c.toFixed(0)} °C)`;
 }
 
+/** Splits a formatted value such as "1.8 ft NE @ 8 s (0.5 m)" into the US value and its metric conversion. */
+export function splitMetric(s: string): { value: string; sub: string | null } {
+  const m = /^(.*) \(([^()]*)\)$/.exec(s);
+  return m ? { value: m[1]!, sub: m[2]! } : { value: s, sub: null };
+}
+
 /** Escapes the characters Markdown would treat as formatting in user-visible names and text. */
 export function mdEscape(s: string): string {
   return s.replace(/([\\`*_[\]|<>#])/g, "\\$1");

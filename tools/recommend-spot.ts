@@ -12,9 +12,8 @@ import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
 import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
-import { parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
+import { assertWithinHorizon, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, NOTHING_CONSIDERED } from "../src/decisions/response.js";
-import { ServiceError } from "../src/errors.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -58,12 +57,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const tz = decisionZone(dest);
   const now = ctx.clock.now();
   const today = localDate(now, tz);
-  const lastDay = addDays(today, HORIZON_DAYS - 1);
-  if (dateIn !== undefined && (dateIn < today || dateIn > lastDay)) {
-    throw new ServiceError("outside_horizon", `date ${dateIn} is outside the forecast horizon: ${today} (today, spot-local) through ${lastDay}.`, {
-      extra: { available_from: today, available_to: lastDay },
-    });
-  }
+  if (dateIn !== undefined) assertWithinHorizon(dateIn, today);
   // Default date: today, or tomorrow once today's daylight windows are over. Explicit dates never move.
   const daylightEnd = periodSlots(today, 1, tz).filter((s) => isDaylightSlot(s.startHour)).at(-1)!.end;
   const rolled = dateIn === undefined && now.getTime() >= daylightEnd.getTime();

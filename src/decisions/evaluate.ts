@@ -64,7 +64,7 @@ export function screenCandidates(candidates: readonly Candidate[], activity: Act
 }
 
 /** The best daylight period of a forecast on a spot-local date, or null when none is scored. */
-export function bestDaylightPeriod(periods: readonly PeriodResult[], date: string, activity: Activity): PeriodResult | null {
+export function bestDaylightPeriod(periods: readonly PeriodResult[], date: string, activity: Pick<Activity, "tieBreak">): PeriodResult | null {
   let best: PeriodResult | null = null;
   for (const p of periods) {
     if (p.date !== date || !p.daylight || p.score === null) continue;

@@ -5,8 +5,9 @@ import type { Region, Spot } from "../catalog/catalog.js";
 import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { round } from "../geo.js";
-import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED } from "../limits.js";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED } from "../limits.js";
 import { optionalString, parseNumber, parsePoint, parseSpotId, resolveSpot, type Point, type Raw } from "../params.js";
+import { addDays } from "../time/zone.js";
 
 export interface DecisionInput {
   activity?: Raw;
@@ -136,4 +137,14 @@ export function resolveDestination(q: DecisionQuery, ctx: ServiceContext): Desti
     point,
     nearest,
   };
+}
+
+/** An explicit decision date must lie in today … today + 6 (spot-local); otherwise 422 outside_horizon. */
+export function assertWithinHorizon(date: string, today: string): void {
+  const lastDay = addDays(today, HORIZON_DAYS - 1);
+  if (date < today || date > lastDay) {
+    throw new ServiceError("outside_horizon", `date ${date} is outside the forecast horizon: ${today} (today, spot-local) through ${lastDay}.`, {
+      extra: { available_from: today, available_to: lastDay },
+    });
+  }
 }

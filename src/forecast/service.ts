@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { Catalog, Spot } from "../catalog/catalog.js";
 import { HOUR_MS, hourFloor, type Clock } from "../clock.js";
 import { HORIZON_DAYS } from "../limits.js";
-import type { Source, TideSource } from "../sources/types.js";
+import type { Source, TideEvent, TideSource } from "../sources/types.js";
 import { buildSpotForecast, INPUT_LOOKBACK_H, type SpotForecast } from "./engine.js";
 
 export interface ForecastServiceDeps {
@@ -71,6 +71,11 @@ export class ForecastService {
   /** Forecasts held, for the bounded-memory check. */
   get cachedForecasts(): number {
     return this.#cache.size;
+  }
+
+  /** High and low waters from the forecast's own tide source, for any span (the forecast keeps only its periods'). */
+  async tideExtremes(spot: Spot, start: Date, end: Date): Promise<TideEvent[]> {
+    return (await this.#deps.tides.extremes(spot, start, end))?.events ?? [];
   }
 
   async #build(spot: Spot, hour: Date): Promise<TimedForecast> {

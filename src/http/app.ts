@@ -10,6 +10,7 @@ import { listCoverage } from "../../tools/list-coverage.js";
 import { listSpots } from "../facts/spots.js";
 import { recommendSpot } from "../../tools/recommend-spot.js";
 import { bestDay } from "../../tools/best-day.js";
+import { registerSharePages } from "./pages.js";
 import { sendProblem } from "./problem.js";
 import { openApiDocument } from "./openapi.js";
 import { mountDiscovery } from "../mcp/discovery.js";
@@ -71,6 +72,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   route("/api/v1/best-day", (req) => bestDay(req.query, ctx));
   route("/openapi.json", () => openApiDocument(ctx.links.base));
   route("/healthz", () => ({ status: "ok" }));
+  registerSharePages(app, ctx);
 
   app.use((req, res) => fail(res, new ServiceError("not_found", `No route for ${req.method} ${req.path}. The API is described at ${ctx.links.openapi}.`)));
 

@@ -190,6 +190,11 @@ export function dateLabel(date: string, today: string): string {
   const diff = daysBetween(today, date);
   if (diff === 0) return "Today";
   if (diff === 1) return "Tomorrow";
+  return shortDate(date);
+}
+
+/** The absolute short label of a date, e.g. "Sat, Nov 28": what a shared image shows, since "Today" ages. */
+export function shortDate(date: string): string {
   return `${WEEKDAY_OF(date)}, ${MONTHS[monthOf(date) - 1]} ${Number(date.slice(8, 10))}`;
 }
 

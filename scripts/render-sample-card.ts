@@ -1,0 +1,24 @@
+// Renders docs/sample-card.png: the top snorkel pick on Oʻahu for tomorrow, from the embedded
+// offline data with the test suite's pinned clock, so the image only changes when the data or layout do.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spotDay } from "../src/cards/spot-day.js";
+import { FixedClock } from "../src/clock.js";
+import { loadConfig } from "../src/config.js";
+import { createContext } from "../src/context.js";
+import { createLogger } from "../src/logger.js";
+import { PROJECT_ROOT } from "../src/paths.js";
+import { cardImageModel } from "../src/share/card-image.js";
+import { recommendSpot } from "../tools/recommend-spot.js";
+
+const NOW = "2026-11-21T19:00:00Z";
+const config = loadConfig({ DATA_SOURCE: "offline", PUBLIC_BASE_URL: "https://oceanconditions.example", LOG_LEVEL: "silent" });
+const ctx = createContext({ config, clock: new FixedClock(NOW), log: createLogger("silent") });
+const rec = await recommendSpot({ activity: "snorkel", region: "us-hi-oahu", date: "2026-11-22" }, ctx);
+const pick = rec.picks[0];
+if (!pick) throw new Error(`no pick: ${rec.status} ${rec.message}`);
+const day = await spotDay({ spot: pick.spot.id, date: pick.date, activity: "snorkel" }, ctx);
+const png = await ctx.cardImages.render(cardImageModel(day));
+const out = join(PROJECT_ROOT, "docs", "sample-card.png");
+writeFileSync(out, png);
+console.log(`${out}: ${pick.spot.name}, ${day.card.tier_label} ${day.card.score}, ${png.length} bytes (${day.card.image_url})`);

@@ -1,0 +1,237 @@
+// The 1200x630 share image of a spot card: a plain model of what is drawn, the satori element tree
+// for it, and the renderer (satori → SVG → resvg → PNG) with a byte-bounded cache keyed by the
+// model's content, ETags, and one render per key however many requests arrive at once.
+import { createHash } from "node:crypto";
+import { Resvg } from "@resvg/resvg-js";
+import { LRUCache } from "lru-cache";
+import satori, { type Font } from "satori";
+import type { SpotDay } from "../cards/spot-day.js";
+import { splitMetric } from "../format.js";
+import { CARD_CACHE_MAX_BYTES, CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
+import { dateLabel, shortDate } from "../time/zone.js";
+import { CARD_FONT_FAMILY, loadCardFonts } from "./fonts.js";
+import { inkOn, PALETTE } from "./palette.js";
+
+/** Bump when the layout changes, so cached images and ETags from the old layout are not reused. */
+export const CARD_LAYOUT_VERSION = 1;
+
+export interface CardMetric {
+  label: string;
+  /** Main value in US units, e.g. "1.8 ft NE @ 8 s". */
+  value: string;
+  /** Metric conversion, e.g. "0.5 m", or null. */
+  sub: string | null;
+}
+
+/** Everything the image shows, as plain values: equal models draw equal images. */
+export interface CardImageModel {
+  spotName: string;
+  regionName: string | null;
+  /** "Tomorrow · Sun, Nov 22", or just "Thu, Nov 26": a shared image outlives "Today". */
+  dateText: string;
+  activityText: string;
+  tierLabel: string;
+  tierColor: string;
+  score: number | null;
+  /** "06:00–09:00" (spot-local), or null. */
+  window: string | null;
+  metrics: CardMetric[];
+  why: string | null;
+  notice: { title: string; text: string } | null;
+  attribution: string;
+}
+
+export function cardImageModel(day: SpotDay): CardImageModel {
+  const c = day.card;
+  const rel = dateLabel(day.date, day.today);
+  const abs = shortDate(day.date);
+  const metric = (label: string, v: string | null): CardMetric => (v === null ? { label, value: "–", sub: null } : { label, ...splitMetric(v) });
+  return {
+    spotName: c.spot_name,
+    regionName: c.region_name,
+    dateText: rel === abs ? abs : `${rel} · ${abs}`,
+    activityText: day.activity?.label ?? "Conditions",
+    tierLabel: c.tier_label,
+    tierColor: c.tier_color,
+    score: c.score,
+    window: c.best_window ? `${c.best_window.start_local}–${c.best_window.end_local}` : null,
+    metrics: [
+      metric("Visibility", c.metrics.visibility),
+      metric("Swell", c.metrics.swell),
+      metric("Wind", c.metrics.wind),
+      metric("Water", c.metrics.water_temp),
+    ],
+    why: day.why,
+    notice: day.notice ? { title: day.notice.title, text: day.notice.text } : null,
+    attribution: c.attribution,
+  };
+}
+
+// --- element tree (satori takes React-shaped objects; no JSX needed) ---
+
+type Style = Record<string, string | number>;
+type Child = SatoriElement | string | null | false;
+interface SatoriElement {
+  type: string;
+  props: { style: Style; children?: (SatoriElement | string)[] | string };
+}
+
+function el(style: Style, ...children: Child[]): SatoriElement {
+  const kept = children.filter((c): c is SatoriElement | string => c !== null && c !== false);
+  return { type: "div", props: { style: { display: "flex", boxSizing: "border-box", ...style }, children: kept.length === 1 && typeof kept[0] === "string" ? kept[0] : kept } };
+}
+
+/** Text clamped to `lines` lines with an ellipsis, so a long name or reason never spills out. */
+function text(style: Style, s: string, lines = 1): SatoriElement {
+  return { type: "div", props: { style: { display: "block", lineClamp: lines, overflow: "hidden", ...style }, children: s } };
+}
+
+const PAD = 56;
+const EDGE = 16;
+/** Width inside the padding and the tier-coloured left edge, given explicitly so every row lines up. */
+const INNER_W = CARD_WIDTH - 2 * PAD - EDGE;
+const TIER_BLOCK_W = 300;
+
+/** Long names step down in size so two lines hold them ("Kealakekua Bay (Kaʻawaloa / Cook Monument)"). */
+function nameFontSize(name: string): number {
+  if (name.length <= 18) return 68;
+  if (name.length <= 26) return 58;
+  if (name.length <= 34) return 50;
+  return 44;
+}
+
+export function cardElement(m: CardImageModel): SatoriElement {
+  const ink = inkOn(m.tierColor);
+  const leftWidth = INNER_W - TIER_BLOCK_W - 40;
+  const nameSize = nameFontSize(m.spotName);
+  const header = el(
+    { justifyContent: "space-between", alignItems: "center", width: INNER_W },
+    text({ fontSize: 22, fontWeight: 700, letterSpacing: 3, color: PALETTE.mist }, "OCEAN CONDITIONS"),
+    text({ fontSize: 26, fontWeight: 700, color: PALETTE.foam }, m.dateText),
+  );
+  const subtitle = [m.regionName, m.activityText].filter(Boolean).join(" · ");
+  const windowOrNotice = m.notice
+    ? el(
+        { backgroundColor: PALETTE.notice, borderRadius: 12, padding: "8px 18px", marginTop: 18, alignSelf: "flex-start", maxWidth: leftWidth },
+        text({ fontSize: 30, fontWeight: 800, color: "#FFFFFF" }, m.notice.title),
+      )
+    : m.window
+      ? el(
+          { marginTop: 18, alignItems: "baseline" },
+          text({ fontSize: 26, color: PALETTE.mist, marginRight: 14 }, "Best window"),
+          text({ fontSize: 40, fontWeight: 800, color: "#FFFFFF" }, m.window),
+        )
+      : null;
+  const left = el(
+    { flexDirection: "column", width: leftWidth },
+    text({ fontSize: nameSize, fontWeight: 800, color: "#FFFFFF", lineHeight: 1.1, width: leftWidth }, m.spotName, 2),
+    text({ fontSize: 28, color: PALETTE.mist, marginTop: 10, width: leftWidth }, subtitle),
+    windowOrNotice,
+  );
+  const tierBlock = el(
+    {
+      flexDirection: "column",
+      alignItems: "center",
+      justifyContent: "center",
+      width: TIER_BLOCK_W,
+      height: 230,
+      borderRadius: 28,
+      backgroundColor: m.tierColor,
+    },
+    text({ fontSize: 128, fontWeight: 800, color: ink, lineHeight: 1 }, m.score === null ? "–" : String(m.score)),
+    text({ fontSize: 36, fontWeight: 800, color: ink, marginTop: 6 }, m.tierLabel),
+  );
+  const metrics = el(
+    { width: INNER_W, justifyContent: "space-between", backgroundColor: PALETTE.navyRaised, borderRadius: 20, padding: "18px 28px" },
+    ...m.metrics.map((x) =>
+      el(
+        { flexDirection: "column", flexGrow: x.label === "Swell" ? 1.35 : 1, flexBasis: 0 },
+        text({ fontSize: 18, fontWeight: 700, letterSpacing: 2, color: PALETTE.mist }, x.label.toUpperCase()),
+        text({ fontSize: 30, fontWeight: 800, color: "#FFFFFF", marginTop: 4 }, x.value),
+        text({ fontSize: 20, color: PALETTE.mist, marginTop: 2 }, x.sub ?? " "),
+      ),
+    ),
+  );
+  const reason = m.notice?.text ?? m.why;
+  const footer = el(
+    { justifyContent: "space-between", width: INNER_W },
+    text({ fontSize: 20, color: PALETTE.mist }, m.attribution),
+    text({ fontSize: 20, color: PALETTE.mist }, "Estimates for planning, not a safety guarantee"),
+  );
+  return el(
+    {
+      width: CARD_WIDTH,
+      height: CARD_HEIGHT,
+      flexDirection: "column",
+      justifyContent: "space-between",
+      padding: `${PAD - 12}px ${PAD}px ${PAD - 16}px ${PAD}px`,
+      backgroundColor: PALETTE.navy,
+      borderLeft: `${EDGE}px solid ${m.tierColor}`,
+      fontFamily: CARD_FONT_FAMILY,
+    },
+    header,
+    el({ justifyContent: "space-between", alignItems: "center", width: INNER_W }, left, tierBlock),
+    metrics,
+    reason ? text({ fontSize: 25, color: PALETTE.foam, lineHeight: 1.3, width: INNER_W }, reason, 2) : el({ height: 33 }),
+    footer,
+  );
+}
+
+// --- rendering and caching ---
+
+export interface RenderedCard {
+  png: Buffer;
+  etag: string;
+}
+
+export class CardImages {
+  readonly #fonts: Font[];
+  readonly #cache: LRUCache<string, Buffer>;
+  readonly #inflight = new Map<string, Promise<Buffer>>();
+  #renders = 0;
+
+  constructor(opts: { fonts?: Font[]; maxBytes?: number } = {}) {
+    this.#fonts = opts.fonts ?? loadCardFonts();
+    this.#cache = new LRUCache({ maxSize: opts.maxBytes ?? CARD_CACHE_MAX_BYTES, sizeCalculation: (png) => png.length });
+  }
+
+  /** PNGs rendered so far (cache misses); tests count these. */
+  get renders(): number {
+    return this.#renders;
+  }
+
+  /** Content key of a model: also its ETag, so a revalidation needs no render. */
+  etag(model: CardImageModel): string {
+    const digest = createHash("sha256").update(JSON.stringify([CARD_LAYOUT_VERSION, model])).digest("base64url");
+    return `"card-${digest.slice(0, 32)}"`;
+  }
+
+  async get(model: CardImageModel): Promise<RenderedCard> {
+    const etag = this.etag(model);
+    const hit = this.#cache.get(etag);
+    if (hit) return { png: hit, etag };
+    let pending = this.#inflight.get(etag);
+    if (!pending) {
+      pending = this.render(model)
+        .then((png) => {
+          this.#cache.set(etag, png);
+          return png;
+        })
+        .finally(() => this.#inflight.delete(etag));
+      this.#inflight.set(etag, pending);
+    }
+    return { png: await pending, etag };
+  }
+
+  /** Renders without the cache. */
+  async render(model: CardImageModel): Promise<Buffer> {
+    this.#renders++;
+    const svg = await satori(cardElement(model), { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: this.#fonts });
+    return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
+  }
+
+  /** Parses the fonts ahead of the first request (satori parses them on first use, ~250 ms). */
+  async warm(): Promise<void> {
+    await satori(el({ fontFamily: CARD_FONT_FAMILY }, "warm"), { width: 10, height: 10, fonts: this.#fonts });
+  }
+}

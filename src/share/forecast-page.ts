@@ -1,0 +1,168 @@
+// The spot's forecast page (links.page, card.links.forecast): now, a 7-day chart rendered as SVG on
+// the server, a compact day table whose rows are the same cards the share pages show, every 3-hour
+// period on demand, tides, credits and the disclaimer. No script; readable on a phone.
+import { activity as activityById, isActivityId, type Activity } from "../activities.js";
+import { spotDay, type SpotDay } from "../cards/spot-day.js";
+import type { ServiceContext } from "../context.js";
+import { TIERS } from "../forecast/tiers.js";
+import { formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } from "../format.js";
+import { HORIZON_DAYS } from "../limits.js";
+import { optionalString, type Raw } from "../params.js";
+import type { ConditionsJson } from "../schemas/conditions.js";
+import { addDays, dateLabel, isValidDate, localDate, shortDate, zonedInstant } from "../time/zone.js";
+import { DAY_MS } from "../clock.js";
+import { getConditions } from "../../tools/get-conditions.js";
+import { forecastChartSvg } from "./forecast-chart.js";
+import { creditsFooter, html, page, raw, tierClass, type Raw as RawHtml } from "./html.js";
+
+export interface ForecastPageInput {
+  spot: Raw;
+  date?: Raw;
+  activity?: Raw;
+}
+
+/** A query value that is optional on a page: a bad one is ignored rather than failing the page. */
+function lenient(name: string, v: Raw): string | null {
+  try {
+    return optionalString(name, v) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const hhmm = (iso: string | null) => (iso ? iso.slice(11, 16) : "");
+
+/** A formatted metric with its metric conversion in a span that narrow screens hide. */
+function metricCell(v: string | null): RawHtml {
+  if (v === null) return html`–`;
+  const { value, sub } = splitMetric(v);
+  return sub === null ? html`${value}` : html`${value}<span class="alt"> (${sub})</span>`;
+}
+
+export interface RenderedPage {
+  html: string;
+  /** The hour the forecast behind the page was built for. */
+  builtFor: Date;
+}
+
+export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext): Promise<RenderedPage> {
+  const c: ConditionsJson = await getConditions({ spot: input.spot }, ctx);
+  const spot = ctx.catalog.spot(c.spot.id)!;
+  const tz = spot.timezone;
+  const today = localDate(ctx.clock.now(), tz);
+  const lastDay = addDays(today, HORIZON_DAYS - 1);
+  const dateIn = lenient("date", input.date);
+  const highlight = dateIn && isValidDate(dateIn) && dateIn >= today && dateIn <= lastDay ? dateIn : null;
+  const activityIn = lenient("activity", input.activity)?.toLowerCase() ?? null;
+  const activity: Activity | null = activityIn && isActivityId(activityIn) ? activityById(activityIn) : null;
+
+  const dates = Array.from({ length: HORIZON_DAYS }, (_, i) => addDays(today, i));
+  const days: SpotDay[] = await Promise.all(dates.map((date) => spotDay({ spot: spot.id, date, activity: activity?.id }, ctx)));
+  const { forecast } = await ctx.forecasts.forecast(spot);
+  // The curve needs the extremes either side of the chart, which the forecast's own list stops short of.
+  const chartStart = zonedInstant(today, 0, tz);
+  const chartEnd = zonedInstant(addDays(today, HORIZON_DAYS), 0, tz);
+  const tideEvents = await ctx.forecasts.tideExtremes(spot, new Date(chartStart.getTime() - DAY_MS), new Date(chartEnd.getTime() + DAY_MS));
+
+  const chart = forecastChartSvg({
+    timeZone: tz,
+    lat: spot.lat,
+    lon: spot.lon,
+    today,
+    days: HORIZON_DAYS,
+    periods: c.periods.map((p) => ({
+      start: new Date(p.start!),
+      end: new Date(p.end!),
+      score: p.score,
+      rating: p.rating,
+      visibilityFt: p.visibility_ft,
+      swellFt: p.swell_height_ft,
+      windKt: p.wind_speed_kt,
+    })),
+    tideEvents,
+    highlight,
+  });
+
+  const tidesOn = (date: string) => c.tide_events.filter((e) => e.time.slice(0, 10) === date);
+  const pill = (rating: string | null, text: string) => html`<span class="tier ${tierClass(rating)}">${text}</span>`;
+  const doing = activity ? activity.label.toLowerCase() : null;
+  const seasonal = c.data_quality.freshness === "none";
+
+  const now = c.now
+    ? html`<section class="now" aria-label="Now">
+<strong>Now</strong> ${pill(c.now.rating, c.now.rating === null ? "not rated" : `${TIERS.find((t) => t.id === c.now!.rating)!.label} ${c.now.score}`)}
+· visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"}
+· swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"}
+· wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg) ?? "unknown"}
+· water ${formatTemp(c.now.water_temp_c) ?? "unknown"}
+· tide ${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}
+${c.now.why ? html`<br><span>${c.now.why}</span>` : raw("")}
+</section>`
+    : raw("");
+
+  const legend = html`<div class="legend" aria-hidden="true">
+${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${t.min > 0 ? `≥ ${t.min}` : `< ${TIERS[i - 1]?.min ?? ""}`}</span>`)}
+<span><i class="vis"></i>Visibility</span><span><i class="tide"></i>Tide</span><span><i class="night"></i>Night</span>
+</div>`;
+
+  const dayRows = days.map((d) => {
+    const card = d.card;
+    const window = card.best_window ? `${card.best_window.start_local}–${card.best_window.end_local}` : "–";
+    const tides = tidesOn(d.date).map((e) => `${e.type === "high" ? "H" : "L"} ${hhmm(e.time)} ${e.height_ft ?? "?"} ft`);
+    return html`<tr${raw(d.date === highlight ? ' class="hl"' : "")}>
+<td><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
+<td class="num">${window}</td>
+<td>${d.notice ? html`${pill(card.tier, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
+<td class="num">${metricCell(card.metrics.visibility)}</td>
+<td class="num">${metricCell(card.metrics.swell)}</td>
+<td class="num hide-sm">${metricCell(card.metrics.wind)}</td>
+<td class="num hide-sm">${metricCell(card.metrics.water_temp)}</td>
+<td class="num hide-sm">${tides.map((t, i) => (i === 0 ? t : html`<br>${t}`))}</td>
+</tr>`;
+  });
+
+  const periodRows = c.periods.map(
+    (p) => html`<tr${raw(p.start!.slice(0, 10) === highlight ? ' class="hl"' : "")}>
+<td class="num">${shortDate(p.start!.slice(0, 10))} ${hhmm(p.start)}–${hhmm(p.end)}</td>
+<td>${pill(p.rating, p.score === null ? "–" : String(p.score))}</td>
+<td class="num">${p.visibility_ft === null ? "–" : `${p.visibility_ft} ft`}</td>
+<td class="num">${p.swell_height_ft === null ? "–" : `${p.swell_height_ft} ft`}${p.swell_period_s === null ? "" : ` @ ${Math.round(p.swell_period_s)} s`}</td>
+<td class="num">${p.wind_speed_kt === null ? "–" : `${Math.round(p.wind_speed_kt)} kt`}</td>
+<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height_ft === null ? "" : ` ${p.tide_height_ft} ft`}</td>
+</tr>`,
+  );
+
+  const dayTable: RawHtml = html`<p class="sub">Best daylight window each day${doing ? ` for ${doing}` : ""} (starts 06:00–17:59). Tap a day to share it.</p>
+<div class="table-wrap"><table>
+<thead><tr><th>Day</th><th>Window</th><th>Rating</th><th>Visibility</th><th>Swell</th><th class="hide-sm">Wind</th><th class="hide-sm">Water</th><th class="hide-sm">Tides</th></tr></thead>
+<tbody>${dayRows}</tbody>
+</table></div>`;
+
+  const title = `${c.spot.name} (${c.spot.region.name}): 7-day dive and snorkel forecast`;
+  const description = `Underwater visibility, swell, wind, tides and a 0–100 score for ${c.spot.name}, every 3 hours for 7 days.`;
+  const head = html`<meta name="description" content="${description}">
+<link rel="canonical" href="${ctx.links.spotPage(spot.id)}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${description}">
+<meta property="og:url" content="${ctx.links.spotPage(spot.id)}">`;
+
+  const body = html`<h1>${c.spot.name}</h1>
+<p class="sub">${c.spot.region.name} · 7-day forecast${doing ? ` · ${activity!.label}` : ""} · times in ${tz}${seasonal ? " · seasonal norms, not a live forecast" : ""}</p>
+${now}
+<h2>Next 7 days</h2>
+${legend}
+<p class="swipe">Swipe the chart sideways to see the whole week.</p>
+<figure class="chart" aria-label="7-day chart">${raw(chart)}</figure>
+${dayTable}
+<details${raw(highlight ? " open" : "")}><summary>Every 3-hour period (${c.periods.length})</summary>
+<div class="table-wrap"><table>
+<thead><tr><th>Period</th><th>Score</th><th>Visibility</th><th>Swell</th><th>Wind</th><th class="hide-sm">Tide</th></tr></thead>
+<tbody>${periodRows}</tbody>
+</table></div>
+</details>
+<p>Visibility is a ${c.data_quality.visibility_source ?? "unknown"} estimate; data freshness: ${c.data_quality.freshness ?? "unknown"}. Tide heights are feet above MLLW. JSON: <a href="${ctx.links.conditions(spot.id)}">conditions for this spot</a>.</p>
+${creditsFooter(c.data_credits, c.attribution)}`;
+
+  return { html: page({ title, head, body, homeUrl: ctx.links.base }), builtFor: forecast.now };
+}

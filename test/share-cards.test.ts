@@ -1,0 +1,279 @@
+// Share images and pages over real HTTP (no browser): the PNG itself, its caching, single-flight
+// rendering, problems for bad requests, the card quoting the decision layer, escaping and CSP.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACTIVITIES } from "../src/activities.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import { RegionRecord } from "../src/catalog/schema.js";
+import { spotDay } from "../src/cards/spot-day.js";
+import { DATA_DIR } from "../src/paths.js";
+import { CardImages, cardImageModel } from "../src/share/card-image.js";
+import { recommendSpot } from "../tools/recommend-spot.js";
+import { expectProblem } from "./helpers/problem.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+const OUT = join(import.meta.dirname, "..", "test-output");
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Width and height from the PNG's IHDR chunk (the first chunk, right after the signature). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(0, 8).equals(PNG_SIGNATURE), "PNG signature").toBe(true);
+  expect(png.subarray(12, 16).toString("latin1")).toBe("IHDR");
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const png = async (path: string, init?: RequestInit, s: TestService = svc) => {
+  const res = await s.get(path, init);
+  return { res, body: Buffer.from(await res.arrayBuffer()) };
+};
+
+describe("card image", () => {
+  it("is a 1200x630 PNG with ETag and Cache-Control", async () => {
+    const { res, body } = await png("/cards/sharks-cove/2026-11-22.png?activity=snorkel");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(pngSize(body)).toEqual({ width: 1200, height: 630 });
+    expect(res.headers.get("etag")).toMatch(/^"card-[A-Za-z0-9_-]{32}"$/);
+    // The pinned clock is on the hour, so the forecast is good for a full hour.
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+    mkdirSync(OUT, { recursive: true });
+    writeFileSync(join(OUT, "card-sharks-cove.png"), body);
+  });
+
+  it("is served from the cache the second time, and If-None-Match gives 304 without rendering", async () => {
+    const path = "/cards/hanauma-bay/2026-11-23.png?activity=dive";
+    const first = await png(path);
+    const renders = svc.ctx.cardImages.renders;
+    const second = await png(path);
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.res.headers.get("etag")).toBe(first.res.headers.get("etag"));
+    const etag = first.res.headers.get("etag")!;
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      const revalidated = await png(path, { headers: { "If-None-Match": inm } });
+      expect(revalidated.res.status, inm).toBe(304);
+      expect(revalidated.body.length).toBe(0);
+      expect(revalidated.res.headers.get("etag")).toBe(etag);
+    }
+    expect((await png(path, { headers: { "If-None-Match": '"stale"' } })).res.status).toBe(200);
+    expect(svc.ctx.cardImages.renders).toBe(renders);
+  });
+
+  it("renders once for many concurrent requests of the same image", async () => {
+    const fresh = await startService();
+    try {
+      const before = fresh.ctx.cardImages.renders;
+      const results = await Promise.all(Array.from({ length: 12 }, () => png("/cards/three-tables/2026-11-24.png?activity=snorkel", undefined, fresh)));
+      expect(results.map((r) => r.res.status)).toEqual(Array(12).fill(200));
+      expect(new Set(results.map((r) => createHash("sha256").update(r.body).digest("hex"))).size).toBe(1);
+      expect(fresh.ctx.cardImages.renders - before).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("is deterministic: the same model draws the same bytes, and the ETag follows the content", async () => {
+    const day = await spotDay({ spot: "kealakekua-bay", date: "2026-11-25", activity: "freedive" }, svc.ctx);
+    const model = cardImageModel(day);
+    const renderer = new CardImages();
+    const [a, b] = [await renderer.render(model), await renderer.render(model)];
+    expect(a.equals(b)).toBe(true);
+    expect(renderer.etag(model)).toBe(svc.ctx.cardImages.etag(model));
+    expect(renderer.etag({ ...model, score: (model.score ?? 0) + 1 })).not.toBe(renderer.etag(model));
+  });
+
+  it("keeps the cache within its byte bound", async () => {
+    const renderer = new CardImages({ maxBytes: 150_000 });
+    const models = await Promise.all(
+      ["hanauma-bay", "sharks-cove", "electric-beach"].map(async (spot) => cardImageModel(await spotDay({ spot, date: "2026-11-22", activity: "snorkel" }, svc.ctx))),
+    );
+    for (const m of models) await renderer.get(m);
+    expect(renderer.renders).toBe(3);
+    await renderer.get(models[2]!);
+    expect(renderer.renders, "the newest stays cached").toBe(3);
+    await renderer.get(models[0]!);
+    expect(renderer.renders, "the oldest was evicted to stay under the bound").toBe(4);
+  });
+
+  it("answers bad requests with problems, never a 5xx or an image", async () => {
+    const cases: [string, number, string][] = [
+      ["/cards/no-such-spot/2026-11-22.png", 404, "unknown_spot"],
+      ["/cards/Sharks-Cove/2026-11-22.png", 404, "unknown_spot"],
+      ["/cards/sharks-cove/2026-11-28.png", 422, "outside_horizon"],
+      ["/cards/sharks-cove/2026-11-20.png", 422, "outside_horizon"],
+      ["/cards/sharks-cove/2026-02-30.png", 400, "invalid_date"],
+      ["/cards/sharks-cove/tomorrow.png", 400, "invalid_date"],
+      ["/cards/sharks-cove/2026-11-22.png?activity=kite", 400, "unknown_activity"],
+      ["/cards/sharks-cove/2026-11-22.png?activity=snorkel&activity=dive", 400, "unknown_activity"],
+    ];
+    for (const [path, status, code] of cases) {
+      const { status: got, body } = await svc.json(path);
+      expectProblem(svc, got, body, status, code);
+    }
+    for (const path of ["/cards/%00/2026-11-22.png", `/cards/${"a".repeat(300)}/2026-11-22.png`, "/cards/sharks-cove/2026-11-22.jpg", "/cards/%E2%80%AE/%FF.png", "/cards/sharks-cove/.png"]) {
+      const res = await svc.get(path);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.headers.get("content-type"), path).toContain("application/problem+json");
+    }
+  });
+});
+
+describe("one source of truth: the card is the decision layer's", () => {
+  it("equals recommend_spot's card for the spot and date, for every ranked activity", async () => {
+    const ranked = ACTIVITIES.filter((a) => a.model !== "unsupported");
+    let compared = 0;
+    for (const spot of ["hanauma-bay", "sharks-cove", "molokini-crater", "la-jolla-cove", "kealakekua-bay"]) {
+      expect(svc.ctx.catalog.spot(spot), spot).toBeDefined();
+      for (const a of ranked) {
+        for (const date of ["2026-11-21", "2026-11-24"]) {
+          const rec = await recommendSpot({ activity: a.id, spot, date }, svc.ctx);
+          const day = await spotDay({ spot, date, activity: a.id }, svc.ctx);
+          const pick = rec.picks[0];
+          if (!pick) {
+            expect(day.notice, `${spot} ${a.id} ${date}`).not.toBeNull();
+            continue;
+          }
+          expect(day.card, `${spot} ${a.id} ${date}`).toEqual(pick.card);
+          expect(day.caveats).toEqual(pick.caveats);
+          expect(day.notice).toBeNull();
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(20);
+  });
+
+  it("marks a spot closed to spearfishing, as recommend_spot excludes it", async () => {
+    const rec = await recommendSpot({ activity: "spearfish", spot: "waikiki-mlcd", date: "2026-11-22" }, svc.ctx);
+    expect(rec.picks).toEqual([]);
+    expect(rec.considered.excluded[0]).toMatchObject({ reason: "closed_to_spearfishing" });
+    const day = await spotDay({ spot: "waikiki-mlcd", date: "2026-11-22", activity: "spearfish" }, svc.ctx);
+    expect(day.notice).toMatchObject({ code: "closed_to_spearfishing", title: "Closed to spearfishing" });
+    expect(day.notice!.text).toContain(rec.considered.excluded[0]!.areas![0]!);
+    expect(day.card.activity).toBe("spearfish");
+    expect(cardImageModel(day).notice?.title).toBe("Closed to spearfishing");
+    const { res, body } = await png("/cards/waikiki-mlcd/2026-11-22.png?activity=spearfish");
+    expect(res.status).toBe(200);
+    expect(pngSize(body)).toEqual({ width: 1200, height: 630 });
+    writeFileSync(join(OUT, "card-waikiki-closed-spearfish.png"), body);
+  });
+
+  it("without an activity gives a general conditions card; surf and conditions-only regions say they are not ranked", async () => {
+    const general = await spotDay({ spot: "black-rock", date: "2026-11-23" }, svc.ctx);
+    expect(general.activity).toBeNull();
+    expect(general.card.activity).toBeNull();
+    expect(general.card.image_url).toBe(`${svc.base}/cards/black-rock/2026-11-23.png`);
+    expect(general.notice).toBeNull();
+    expect(general.card.score).not.toBeNull();
+    const surf = await spotDay({ spot: "black-rock", date: "2026-11-23", activity: "surf" }, svc.ctx);
+    expect(surf.notice?.code).toBe("activity_not_modeled");
+    expect(surf.card.score).toBe(general.card.score);
+    const catalina = svc.ctx.catalog.regions.find((r) => r.decision_support === "conditions_only")!.spots[0]!;
+    const co = await spotDay({ spot: catalina.id, date: "2026-11-23", activity: "snorkel" }, svc.ctx);
+    expect(co.notice?.code).toBe("conditions_only");
+  });
+
+  it("after today's daylight has gone, today's card says there is no daylight forecast left", async () => {
+    const late = await startService({ now: "2026-11-22T05:00:00Z" }); // 19:00 in Honolulu
+    try {
+      const day = await spotDay({ spot: "sharks-cove", date: "2026-11-21", activity: "snorkel" }, late.ctx);
+      expect(day.notice?.code).toBe("no_data");
+      expect(day.card.score).toBeNull();
+      const { res, body } = await png("/cards/sharks-cove/2026-11-21.png?activity=snorkel", undefined, late);
+      expect(res.status).toBe(200);
+      expect(pngSize(body)).toEqual({ width: 1200, height: 630 });
+    } finally {
+      await late.close();
+    }
+  });
+});
+
+describe("share page and forecast page (HTML)", () => {
+  it("share page carries Open Graph tags for the card, a strict CSP whose style hash matches, and the credits", async () => {
+    const rec = await recommendSpot({ activity: "snorkel", spot: "hanauma-bay", date: "2026-11-22" }, svc.ctx);
+    const card = rec.picks[0]!.card;
+    const res = await svc.get("/s/hanauma-bay/2026-11-22?activity=snorkel");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const page = await res.text();
+    const metaContent = (key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(page)?.[1];
+    expect(metaContent("og:image")).toBe(card.image_url);
+    expect(metaContent("og:url")).toBe(card.links.share);
+    expect(metaContent("twitter:card")).toBe("summary_large_image");
+    expect(metaContent("og:title")).toContain("Hanauma Bay");
+    expect(page).toContain(rec.disclaimer);
+    for (const c of rec.picks[0]!.data_credits) expect(page).toContain(c.credit.replace(/'/g, "&#39;"));
+    const csp = res.headers.get("content-security-policy")!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toMatch(/script-src/);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page)![1]!;
+    expect(csp).toContain(`style-src 'sha256-${createHash("sha256").update(style).digest("base64")}'`);
+    expect(page).not.toMatch(/ style="/);
+    expect(page).not.toContain("<script");
+  });
+
+  it("forecast page: 200 with the SVG chart; a bad ?date= is ignored; links.page from conditions resolves", async () => {
+    const c = await svc.json<{ links: { page: string } }>("/api/v1/conditions?spot=electric-beach");
+    const res = await fetch(c.body.links.page);
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toMatch(/<svg [^>]*class="forecast-chart"/);
+    expect((page.match(/class="bar"/g) ?? []).length).toBeGreaterThan(40);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    for (const q of ["?date=nonsense", "?date=2030-01-01&activity=kite", "?date=2026-11-22&date=2026-11-23"]) {
+      expect((await svc.get(`/spots/electric-beach${q}`)).status, q).toBe(200);
+    }
+  });
+
+  it("unknown spot and bad dates give HTML error pages with the problem's status", async () => {
+    for (const [path, status] of [
+      ["/s/no-such-spot/2026-11-22", 404],
+      ["/spots/no-such-spot", 404],
+      ["/s/sharks-cove/2027-01-01", 422],
+      ["/s/sharks-cove/2026-11-31", 400],
+    ] as const) {
+      const res = await svc.get(path);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    }
+  });
+
+  it("escapes every value placed in HTML and SVG", async () => {
+    const evil = `<img src=x onerror=alert(1)> "Quote" & 'Apos' </title><script>alert(2)</script>`;
+    const records = ["us-hi-oahu.json"].map((f) => RegionRecord.parse(JSON.parse(readFileSync(join(DATA_DIR, "regions", f), "utf8"))));
+    records[0]!.name = `Oʻahu <b>bold</b>`;
+    records[0]!.spots[0]!.name = evil;
+    const s = await startService({ catalog: new Catalog(records) });
+    try {
+      const id = records[0]!.spots[0]!.id;
+      for (const [path, status] of [
+        [`/s/${id}/2026-11-22?activity=snorkel`, 200],
+        [`/spots/${id}?date=2026-11-22`, 200],
+        [`/s/%3Cscript%3Ealert(3)%3C%2Fscript%3E/2026-11-22`, 404],
+      ] as const) {
+        const res = await s.get(path);
+        expect(res.status, path).toBe(status);
+        const page = await res.text();
+        expect(page, path).not.toContain("<script");
+        expect(page, path).not.toContain("<img src=x");
+        expect(page, path).not.toContain("<b>bold");
+        if (status === 200) expect(page, path).toContain("&lt;img src=x onerror=alert(1)&gt; &quot;Quote&quot; &amp; &#39;Apos&#39;");
+      }
+      const { res, body } = await png(`/cards/${id}/2026-11-22.png`, undefined, s);
+      expect(res.status).toBe(200);
+      expect(pngSize(body)).toEqual({ width: 1200, height: 630 });
+    } finally {
+      await s.close();
+    }
+  });
+});
