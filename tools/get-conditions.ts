@@ -10,6 +10,7 @@ import type { Spot } from "../src/catalog/catalog.js";
 import type { ServiceContext } from "../src/context.js";
 import { ServiceError } from "../src/errors.js";
 import { provenanceOf } from "../src/forecast/engine.js";
+import { isDaylightSlot } from "../src/forecast/periods.js";
 import { round } from "../src/geo.js";
 import { HORIZON_DAYS, MAX_RANGE_DAYS, REFRESH_MS, SNAP_DISTANCE_KM } from "../src/limits.js";
 import { parseDate, parsePoint, parseSpotId, resolveSpot, type Raw } from "../src/params.js";
@@ -173,10 +174,8 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
   if (byDay.size > 0) {
     lines.push("", "| Day | Best daylight window | Rating | Visibility | Swell | Wind |", "|---|---|---|---|---|---|");
     for (const [date, ps] of byDay) {
-      const daylight = ps.filter((p) => {
-        const h = Number(p.start!.slice(11, 13));
-        return h >= 6 && h <= 17 && p.score !== null;
-      });
+      // Start times carry the spot's offset, so their hour is the spot-local hour.
+      const daylight = ps.filter((p) => isDaylightSlot(Number(p.start!.slice(11, 13))) && p.score !== null);
       const best = daylight.reduce<(typeof ps)[number] | null>((a, p) => (a === null || p.score! > a.score! ? p : a), null);
       if (!best) {
         lines.push(`| ${dateLabel(date, today)} | no daylight periods left | | | | |`);

@@ -46,7 +46,8 @@ export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
     tier_label: tier?.label ?? "Not rated",
     tier_color: tier?.color ?? NO_DATA_COLOR,
     score: p?.score ?? null,
-    headline: tier && window ? `${tier.label} ${c.activity ? ACTIVITY_NOUN[c.activity.id] : "conditions"}, ${window.start_local}–${window.end_local}` : null,
+    // Unranked activities (surf) get a conditions headline: the score was not made for them.
+    headline: tier && window ? `${tier.label} ${c.activity && c.activity.model !== "unsupported" ? ACTIVITY_NOUN[c.activity.id] : "conditions"}, ${window.start_local}–${window.end_local}` : null,
     best_window: window,
     metrics: {
       visibility: formatVisibility(p?.visFt ?? null, p?.json.visibility_m ?? null),
