@@ -103,6 +103,10 @@ export function createContext(opts: ContextOptions): ServiceContext {
     if (!harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
   }
+  harmonicTides.warm(
+    catalog.spots.map((s) => s.tide_station),
+    opts.clock.now(),
+  );
   const regulations = loadRegulations(catalog, opts.protectedAreasFile);
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
   const mode = opts.config.dataSource;

@@ -41,7 +41,8 @@ export class RateLimits {
   readonly #policies: Record<"normal" | "ai", Map<PolicyName, Policy>>;
   readonly #redis: Redis | null;
   // Spots a caller has asked about, per UTC day (memory store).
-  readonly #seen = new LRUCache<string, Set<string>>({ max: 200_000, ttl: 2 * DAY_S * 1000 });
+  // lru-cache preallocates `max` slots: 20,000 caller-days per instance is ample (the oldest go first).
+  readonly #seen = new LRUCache<string, Set<string>>({ max: 20_000, ttl: 2 * DAY_S * 1000 });
 
   constructor(cfg: RateLimitConfig, redis: Redis | null) {
     this.#redis = redis;
