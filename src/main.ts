@@ -2,6 +2,7 @@
 // Entry point. `npm start` serves HTTP (REST, MCP at /mcp, pages) until SIGTERM/SIGINT, finishing
 // in-flight requests before exiting. With `--stdio` it serves the same four MCP tools over
 // stdin/stdout for desktop hosts (logs then go to stderr).
+import { createServer } from "node:http";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
@@ -29,7 +30,7 @@ function serveHttp(config: Config): void {
   ctx.upstreams?.start();
   // Parse the share-image fonts now rather than on the first card request (~250 ms once).
   ctx.cardImages.warm().catch((err: unknown) => log.error({ err }, "share-image fonts failed to load"));
-  const server = createApp(ctx).listen(config.port, config.host, () => {
+  const server = createServer(createApp(ctx)).listen(config.port, config.host, () => {
     log.info({ port: config.port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
   });
   installGracefulShutdown(server, ctx, log);
