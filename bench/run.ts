@@ -6,6 +6,7 @@
 //   npm run bench [-- --rounds 3 --duration 5 --connections 10]
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { createServer } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -132,6 +133,33 @@ async function load(base: string, t: Target) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
 }
 
+/**
+ * Latency of one caller waiting on each answer: sequential requests on one keep-alive connection,
+ * timed in this process to the microsecond (autocannon reports whole milliseconds).
+ */
+async function sequentialLatency(base: string, t: Target, n = 3000) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(base + t.path);
+  const once = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = request(url, { method: t.method, headers: t.headers, agent }, (res) => {
+        res.on("data", () => {});
+        res.on("end", resolve);
+      });
+      req.on("error", reject);
+      req.end(t.body);
+    });
+  for (let i = 0; i < 300; i++) await once();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await once();
+    times.push(performance.now() - t0);
+  }
+  agent.destroy();
+  return { p50: median(times), p99: pct(times, 0.99) };
+}
+
 interface Row {
   name: string;
   bytes: number;
@@ -165,10 +193,19 @@ async function httpRound(round: number) {
     if (s.non2xx || s.errors) console.warn(`${t.name}: ${s.non2xx} non-2xx, ${s.errors} errors`);
     rows.push({ name: t.name, bytes: recorded[`${t.method} ${t.path}`]!.bytes, service: s, bare: b, ratio: s.rps / b.rps });
   }
+  // MCP tools/call against its REST twin, as one waiting caller sees them.
+  const restTwin = TARGETS.find((t) => t.name === "conditions")!;
+  const mcpCall = TARGETS.find((t) => t.name === "mcp get_conditions")!;
+  const latency = {
+    rest: await sequentialLatency(base, restTwin),
+    mcp: await sequentialLatency(base, mcpCall),
+    bareRest: await sequentialLatency(bareBase, restTwin),
+    bareMcp: await sequentialLatency(bareBase, mcpCall),
+  };
   clearInterval(sampler);
   proc.kill("SIGTERM");
   bare.kill("SIGTERM");
-  return { rows, peakRssMb: peakRssKb / 1024, firstAnswerMs };
+  return { rows, latency, peakRssMb: peakRssKb / 1024, firstAnswerMs };
 }
 
 /** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
@@ -231,7 +268,10 @@ const summary = {
       bareP50: median(rs.map((x) => x.bare.p50)),
     };
   }),
-  mcpVsRestP50: round(median(rounds.map((r) => r.http.rows.find((x) => x.name === "mcp get_conditions")!.service.p50 / r.http.rows.find((x) => x.name === "conditions")!.service.p50))),
+  latencyMs: Object.fromEntries(
+    (["rest", "mcp", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k].p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k].p99)), 3) }]),
+  ),
+  mcpVsRestP50: round(median(rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50))),
   image: { oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
   coldRecommendations: { spots: rounds[0]!.cold.spots, p50Ms: round(median(rounds.map((r) => r.cold.p50)), 1), p90Ms: round(median(rounds.map((r) => r.cold.p90)), 1) },
   peakRssMb: round(Math.max(...rounds.map((r) => r.http.peakRssMb)), 0),

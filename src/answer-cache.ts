@@ -80,6 +80,12 @@ export class AnswerCache {
     return pending;
   }
 
+  /** The cached answer if one is stored and still valid; never computes. */
+  peek(op: Operation, args: Record<string, unknown>): CachedAnswer<unknown> | undefined {
+    const hit = this.#entries.get(AnswerCache.key(op, args));
+    return hit && this.#valid(hit) ? hit : undefined;
+  }
+
   get size(): number {
     return this.#entries.size;
   }

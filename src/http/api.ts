@@ -15,7 +15,7 @@ import { listCoverage } from "../../tools/list-coverage.js";
 import { recommendSpot } from "../../tools/recommend-spot.js";
 import { bestDay } from "../../tools/best-day.js";
 import { sendProblem } from "./problem.js";
-import { callerOf, requestState } from "./request-state.js";
+import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "./request-state.js";
 
 type Args = Record<string, string | string[] | undefined>;
 
@@ -52,11 +52,14 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
   const state = requestState(res);
   if (state) state.route = req.url!.slice(0, req.url!.length - (query ? query.length + 1 : 0));
   if (req.method === "OPTIONS") {
-    res.writeHead(204, {
-      "Access-Control-Allow-Methods": "GET, OPTIONS",
-      "Access-Control-Allow-Headers": "Authorization, X-Service-Key, Content-Type, If-None-Match",
-      "Access-Control-Max-Age": "86400",
-    });
+    writeHeadAll(res, 204, [
+      "Access-Control-Allow-Methods",
+      "GET, OPTIONS",
+      "Access-Control-Allow-Headers",
+      "Authorization, X-Service-Key, Content-Type, If-None-Match",
+      "Access-Control-Max-Age",
+      "86400",
+    ]);
     res.end();
     return;
   }
@@ -67,25 +70,31 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
     }
     const args = parseQuery(query) as Args;
     const admission = await ctx.meter.admit(route.op, args, callerOf(ctx, req, res), true);
-    for (const [k, v] of Object.entries(admission.headers)) res.setHeader(k, v);
     const answer = await ctx.answers.get(route.op, args, () => route.run(args, ctx));
-    res.setHeader("ETag", answer.etag);
     // Answers are the same for every caller, but in metered mode a shared cache must not hand a
     // keyed answer to callers who were never admitted: then only the caller's own cache may keep it.
-    res.setHeader("Cache-Control", `${ctx.config.auth.mode === "metered" ? "private" : "public"}, max-age=${secondsToRefresh(ctx)}`);
+    const headers = [
+      "ETag",
+      answer.etag,
+      "Cache-Control",
+      `${ctx.config.auth.mode === "metered" ? "private" : "public"}, max-age=${secondsToRefresh(ctx)}`,
+      ...Object.entries(admission.headers).flat(),
+    ];
     if (matchesEtag(req.headers["if-none-match"], answer.etag)) {
-      res.statusCode = 304;
+      writeHeadAll(res, 304, headers);
       res.end();
     } else {
-      res.statusCode = 200;
-      res.setHeader("Content-Type", "application/json; charset=utf-8");
-      res.setHeader("Content-Length", answer.body.length);
+      headers.push("Content-Type", "application/json; charset=utf-8", "Content-Length", String(answer.body.length));
+      writeHeadAll(res, 200, headers);
       res.end(req.method === "HEAD" ? undefined : answer.body);
     }
     await admission.charge();
   } catch (e) {
     const { error, unexpected } = asServiceError(e);
     if (unexpected) ctx.log.error({ err: e, route: state?.route }, "unhandled error");
-    if (!res.headersSent) sendProblem(res, error, ctx.links.base, ctx.source);
+    if (!res.headersSent) {
+      applyCommonHeaders(res);
+      sendProblem(res, error, ctx.links.base, ctx.source);
+    }
   }
 }

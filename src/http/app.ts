@@ -1,6 +1,7 @@
 // The HTTP surface. One prelude for every request (request id, the headers every response carries,
 // the query-size guard, one log line when it finishes), then the REST API's thin node:http router
-// (api.ts) or Express for everything else: MCP, discovery documents, pages, docs, health, 404s.
+// (api.ts), the MCP endpoint (mcp/http.ts), or Express for everything else: discovery documents,
+// pages, docs, health, 404s.
 // Every error is a problem+json body; logs never contain keys or query strings.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
@@ -10,12 +11,12 @@ import { isServiceError, ServiceError } from "../errors.js";
 import { asServiceError } from "../failures.js";
 import { MAX_QUERY_BYTES } from "../limits.js";
 import { mountDiscovery } from "../mcp/discovery.js";
-import { mountMcp } from "../mcp/http.js";
+import { createMcpRoute } from "../mcp/http.js";
 import { API_ROUTES, serveApi } from "./api.js";
 import { openApiDocument } from "./openapi.js";
 import { registerSharePages } from "./pages.js";
 import { sendProblem } from "./problem.js";
-import { requestState, setRequestState } from "./request-state.js";
+import { applyCommonHeaders, requestState, setRequestState } from "./request-state.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export const EXPOSED_HEADERS = "Link, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, ETag";
@@ -23,8 +24,11 @@ export const EXPOSED_HEADERS = "Link, RateLimit, RateLimit-Policy, Retry-After, 
 /** The request listener: prelude, then the API router or Express. */
 export function createApp(ctx: ServiceContext): RequestListener {
   const app = createExpressApp(ctx);
+  const mcp = createMcpRoute(ctx);
   const linkHeader = `<${ctx.links.docs}>; rel="service-doc", <${ctx.links.openapi}>; rel="service-desc"; type="application/openapi+json"`;
   const logRequests = ctx.log.isLevelEnabled("info");
+  const common = ["Link", linkHeader, "X-Content-Type-Options", "nosniff"];
+  const withCors = [...common, "Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", EXPOSED_HEADERS];
 
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? "/";
@@ -32,15 +36,8 @@ export function createApp(ctx: ServiceContext): RequestListener {
     const path = q < 0 ? url : url.slice(0, q);
     const incoming = req.headers["x-request-id"];
     const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    setRequestState(res, { id });
-    res.setHeader("X-Request-Id", id);
-    res.setHeader("Link", linkHeader);
-    res.setHeader("X-Content-Type-Options", "nosniff");
     // /mcp checks Origin itself and is not a cross-origin GET API.
-    if (path !== "/mcp") {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-      res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-    }
+    setRequestState(res, { id, headers: ["X-Request-Id", id, ...(path === "/mcp" ? common : withCors)] });
     if (logRequests) {
       const started = performance.now();
       res.on("finish", () => {
@@ -55,18 +52,24 @@ export function createApp(ctx: ServiceContext): RequestListener {
             ms: Math.round((performance.now() - started) * 10) / 10,
             caller: caller ? (caller.key ? `key:${caller.key.id}` : caller.id) : undefined,
             ai: caller?.aiFetcher ?? undefined,
+            replayed: state?.replayed,
           },
           "request",
         );
       });
     }
     if (q >= 0 && url.length - q - 1 > MAX_QUERY_BYTES) {
+      applyCommonHeaders(res);
       sendProblem(res, new ServiceError("uri_too_long", `Query strings are limited to ${MAX_QUERY_BYTES} bytes.`), ctx.links.base, ctx.source);
       return;
     }
     const route = API_ROUTES[path];
     if (route) void serveApi(ctx, route, req, res, q < 0 ? "" : url.slice(q + 1));
-    else app(req, res);
+    else if (path === "/mcp") void mcp(req, res);
+    else {
+      applyCommonHeaders(res);
+      app(req, res);
+    }
   };
 }
 
@@ -90,7 +93,6 @@ function createExpressApp(ctx: ServiceContext): express.Express {
   const fail = (res: Response, err: ServiceError) => sendProblem(res, err, ctx.links.base, ctx.source);
   const json = (res: Response, status: number, body: unknown) => res.status(status).type("application/json").send(JSON.stringify(body));
 
-  mountMcp(app, ctx);
   mountDiscovery(app, ctx);
   app.get("/openapi.json", (_req, res) => json(res, 200, openApiDocument(ctx.links.base)));
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.

@@ -1,29 +1,191 @@
 // POST /mcp: the Streamable HTTP endpoint (stateless; 2026-07-28 per-request calls and the 2025
-// initialize-then-call eras at one URL), guarded against DNS rebinding by Host and Origin checks.
-// No body parser runs before the SDK, so malformed JSON is its -32700, not an HTML page.
-import { originValidation, hostHeaderValidation } from "@modelcontextprotocol/express";
-import { toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler } from "@modelcontextprotocol/server";
-import type { Express } from "express";
+// initialize-then-call eras at one URL), guarded against DNS rebinding by Host and Origin checks,
+// served from node:http. The SDK answers every request it is given, errors included (malformed
+// JSON is its -32700, an oversized body its 413).
+//
+// Replayed tool calls skip the SDK. A 2026-07-28 tools/call is self-contained: the SDK's answer is a
+// function of the request's headers, its body and the tool's result, and it echoes the JSON-RPC id.
+// So when a call succeeds from a cached answer, its response bytes are kept, keyed by the headers
+// that reach the SDK and the body without its id. The same call again, while that answer is still
+// the valid one, is admitted and charged like any call and gets those bytes with its own id: the
+// SDK's work (web Request/Response, message validation, a server per request, serialising a
+// 35 KB result) is done once per answer instead of once per call. Measured in BENCHMARKS.md.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
+import { LRUCache } from "lru-cache";
+import type { CachedAnswer } from "../answer-cache.js";
 import type { ServiceContext } from "../context.js";
-import { callerOf } from "../http/request-state.js";
+import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "../http/request-state.js";
 import { MCP_MAX_BODY_BYTES } from "../limits.js";
-import { createMcpServerFactory } from "./server.js";
+import type { Operation } from "../metering/meter.js";
+import type { Raw } from "../params.js";
+import { createMcpServerFactory, TOOLS, type CallRecord } from "./server.js";
 
-export function mountMcp(app: Express, ctx: ServiceContext) {
+/** Request headers that never reach the SDK's answer: transport, identity (metered by us), tracing. */
+const NOT_IN_ANSWER = new Set([
+  "host",
+  "origin",
+  "connection",
+  "keep-alive",
+  "content-length",
+  "accept-encoding",
+  "accept-language",
+  "user-agent",
+  "authorization",
+  "x-service-key",
+  "x-request-id",
+  "x-forwarded-for",
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-real-ip",
+  "forwarded",
+  "traceparent",
+  "tracestate",
+  "referer",
+]);
+
+const REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
+
+interface Replay {
+  op: Operation;
+  args: Record<string, Raw>;
+  /** The answer the response was built from: the replay is valid while it is the cached one. */
+  answer: CachedAnswer<unknown>;
+  status: number;
+  /** The SDK's response headers as a flat name/value list. */
+  headers: string[];
+  /** The response up to the echoed id (`…,"id":`); the caller's id and `}` complete it. */
+  prefix: Buffer;
+}
+
+interface ToolCall {
+  id: string | number;
+  op: Operation;
+  args: Record<string, Raw>;
+  /** Headers that reach the SDK plus the body without its id. */
+  key: string;
+}
+
+const OPERATION_OF = new Map(TOOLS.map((t) => [t.name, t.operation]));
+
+/** A single JSON-RPC tools/call for one of our tools, else null (the SDK handles everything else). */
+function toolCallOf(req: IncomingMessage, body: unknown): ToolCall | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
+  const { id, method, params } = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  if (method !== "tools/call" || (typeof id !== "string" && typeof id !== "number") || typeof params !== "object" || params === null) return null;
+  const op = typeof params.name === "string" ? OPERATION_OF.get(params.name) : undefined;
+  const args = params.arguments ?? {};
+  if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
+  let key = "";
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!NOT_IN_ANSWER.has(name)) key += `${name}:${raw[i + 1]}\n`;
+  }
+  key += JSON.stringify({ ...body, id: null });
+  return { id, op, args: args as Record<string, Raw>, key };
+}
+
+/** The body's chunks; `over` when it passes the limit (the SDK then answers 413 from what was read). */
+async function readBody(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; over: boolean }> {
+  const chunks: Buffer[] = [];
+  if (Number(req.headers["content-length"]) > limit) return { chunks, over: true };
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit) return { chunks, over: true };
+  }
+  return { chunks, over: false };
+}
+
+export interface McpRoute {
+  (req: IncomingMessage, res: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createMcpRoute(ctx: ServiceContext): McpRoute {
   const onerror = (err: Error) => ctx.log.debug({ err: err.message }, "mcp request rejected");
-  const handler = createMcpHandler(createMcpServerFactory(ctx), { onerror, maxRequestBodySize: MCP_MAX_BODY_BYTES });
-  const node = toNodeHandler(handler, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });
-  app.post("/mcp", hostHeaderValidation(ctx.config.mcpAllowedHosts), originValidation(ctx.config.mcpAllowedOrigins), (req, res) => {
-    // The SDK hands `req.auth` to the server factory as authInfo: carry the caller through it so
-    // tool calls are metered like their REST twins. No token: keys stay out of the SDK's hands.
-    (req as typeof req & { auth?: unknown }).auth = { token: "", clientId: "", scopes: [], extra: { caller: callerOf(ctx, req, res) } };
-    void node(req, res);
-  });
-  // No server-push stream and no sessions: every other method is 405 (spec: GET returns 405).
-  app.all("/mcp", (_req, res) => {
-    res.setHeader("Allow", "POST");
-    res.status(405).json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: use POST." }, id: null });
-  });
-  return handler;
+  const sdk = createMcpHandler(createMcpServerFactory(ctx), { onerror, maxRequestBodySize: MCP_MAX_BODY_BYTES });
+  const replays = new LRUCache<string, Replay>({ maxSize: REPLAY_CACHE_BYTES, sizeCalculation: (r) => r.prefix.length + 256 });
+
+  // The SDK's handler, keeping the bytes of each tool call answered from a cached answer.
+  const keeping = {
+    async fetch(request: Request, options?: Parameters<typeof sdk.fetch>[1]): Promise<Response> {
+      const response = await sdk.fetch(request, options);
+      const extra = options?.authInfo?.extra as { call: CallRecord; toolCall: ToolCall | null } | undefined;
+      const answer = extra?.call.answered;
+      const call = extra?.toolCall;
+      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
+      const text = await response.text();
+      const id = `${JSON.stringify(call.id)}}`;
+      if (text.endsWith(`"id":${id}`)) {
+        const headers = [...response.headers].filter(([k]) => k !== "content-length").flat();
+        replays.set(call.key, { op: call.op, args: call.args, answer, status: response.status, headers, prefix: Buffer.from(text.slice(0, text.length - id.length)) });
+      }
+      return new Response(text, { status: response.status, headers: response.headers });
+    },
+  };
+  const node = toNodeHandler(keeping, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });
+  const hostOk = hostHeaderValidation(ctx.config.mcpAllowedHosts);
+  const originOk = originValidation(ctx.config.mcpAllowedOrigins);
+
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    // Replays write every header at once; everything else is built header by header.
+    if (!validateHostHeader(req.headers.host, ctx.config.mcpAllowedHosts).ok || !validateOriginHeader(req.headers.origin, ctx.config.mcpAllowedOrigins).ok) {
+      applyCommonHeaders(res);
+      if (hostOk(req, res)) originOk(req, res); // each answers 403 when it refuses
+      return;
+    }
+    if (req.method !== "POST") {
+      applyCommonHeaders(res);
+      // No server-push stream and no sessions: every other method is 405 (spec: GET returns 405).
+      res.writeHead(405, { Allow: "POST", "Content-Type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: use POST." }, id: null }));
+      return;
+    }
+    const caller = callerOf(ctx, req, res);
+    const { chunks, over } = await readBody(req, MCP_MAX_BODY_BYTES);
+    let body: unknown;
+    if (!over) {
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        body = undefined; // the SDK answers -32700
+      }
+    }
+    const call: CallRecord = { caller };
+    const toolCall = toolCallOf(req, body);
+    const replay = toolCall && replays.get(toolCall.key);
+    if (toolCall && replay && ctx.answers.peek(replay.op, replay.args) === replay.answer) {
+      try {
+        const admission = await ctx.meter.admit(replay.op, toolCall.args, caller);
+        await admission.charge();
+        const out = Buffer.concat([replay.prefix, Buffer.from(`${JSON.stringify(toolCall.id)}}`)]);
+        const state = requestState(res);
+        if (state) state.replayed = true;
+        writeHeadAll(res, replay.status, [...replay.headers, "Content-Length", String(out.length)]);
+        res.end(out);
+        return;
+      } catch (e) {
+        // Refused (rate limit, key): the SDK answers with the tool error, without admitting again.
+        call.admission = { refused: e };
+      }
+    }
+    applyCommonHeaders(res);
+    // The SDK reads the body again from what was read here; a parsed object is handed over as is.
+    const again = Object.assign(Readable.from(chunks), { method: req.method, url: req.url, headers: req.headers });
+    const auth = { token: "", clientId: "", scopes: [], extra: { call, toolCall } };
+    await node(Object.assign(again, { auth }) as unknown as IncomingMessage, res, typeof body === "object" && body !== null ? body : undefined);
+  };
+  const route = (req: IncomingMessage, res: ServerResponse) =>
+    serve(req, res).catch((err: unknown) => {
+      // Only the request stream can fail here (a client gone mid-body); the SDK answers its own faults.
+      ctx.log.debug({ err }, "mcp request not read");
+      if (!res.headersSent) res.writeHead(400, { "Content-Type": "application/json", Connection: "close" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the request body could not be read" }, id: null }));
+    });
+  return Object.assign(route, { close: () => sdk.close() });
 }

@@ -12,7 +12,10 @@ import { tool as recommendSpot } from "../../tools/recommend-spot.js";
 import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
 import type { ServiceContext } from "../context.js";
 import { asServiceError } from "../failures.js";
+import type { CachedAnswer } from "../answer-cache.js";
 import { LOCAL_CALLER, type Caller } from "../metering/caller.js";
+import type { Admission } from "../metering/meter.js";
+import type { Raw } from "../params.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
@@ -57,27 +60,41 @@ export function toolErrorResult(e: unknown, ctx: ServiceContext, toolName: strin
   return { isError: true, content: [{ type: "text", text: `Error ${error.code}: ${error.detail}` }], structuredContent: structured };
 }
 
+/**
+ * What /mcp knows about one request, handed to the server factory through the SDK's authInfo: the
+ * caller (for metering), an admission already decided by the transport (so a call is never
+ * admitted twice), and, after the call, the cached answer it was served from.
+ */
+export interface CallRecord {
+  caller: Caller;
+  admission?: { admitted: Admission } | { refused: unknown };
+  answered?: CachedAnswer<unknown>;
+}
+
 /** Runs a tool for a caller: admitted like its REST twin (keys, rate limits), charged on success. */
-export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, caller: Caller): Promise<CallToolResult> {
+export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, record: CallRecord): Promise<CallToolResult> {
   try {
     const input = (args ?? {}) as Record<string, unknown>;
-    const admission = await ctx.meter.admit(t.operation, input, caller);
+    const decided = record.admission;
+    if (decided && "refused" in decided) throw decided.refused;
+    const admission = decided ? decided.admitted : await ctx.meter.admit(t.operation, input as Record<string, Raw>, record.caller);
     // The same cached answer the REST twin serves; its Markdown is rendered once.
     const answer = await ctx.answers.get(t.operation, input, () => t.run(input, ctx));
     answer.markdown ??= t.markdown(answer.value, ctx);
     await admission.charge();
+    record.answered = answer;
     return { content: [{ type: "text", text: answer.markdown }], structuredContent: answer.value as Record<string, unknown> };
   } catch (e) {
     return toolErrorResult(e, ctx, t.name);
   }
 }
 
-/** The caller /mcp recorded on the request (see http.ts); the stdio entry has none: a local caller. */
-export function callerFromRequest(reqCtx: McpRequestContext | undefined): Caller {
-  const recorded = reqCtx?.authInfo?.extra?.caller as Caller | undefined;
+/** The record /mcp made for the request (see http.ts); the stdio entry has none: a local caller. */
+export function callRecordOf(reqCtx: McpRequestContext | undefined): CallRecord {
+  const recorded = reqCtx?.authInfo?.extra?.call as CallRecord | undefined;
   if (recorded) return recorded;
   // An HTTP request always passes through http.ts; only stdio arrives without a request.
-  return reqCtx?.requestInfo ? { ...LOCAL_CALLER, id: "ip:unknown", local: false } : LOCAL_CALLER;
+  return { caller: reqCtx?.requestInfo ? { ...LOCAL_CALLER, id: "ip:unknown", local: false } : LOCAL_CALLER };
 }
 
 /** Returns the factory createMcpHandler (and the stdio entry) call for each request or connection. */
@@ -94,14 +111,14 @@ export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadC
   }));
   const hour = { ttlMs: 3_600_000, cacheScope: "public" as const };
   return (reqCtx) => {
-    const caller = callerFromRequest(reqCtx);
+    const record = callRecordOf(reqCtx);
     const server = new McpServer(SERVER_INFO, {
       instructions: INSTRUCTIONS,
       capabilities: { extensions: { [EXTENSION_ID]: {} } },
       cacheHints: { "tools/list": hour, "server/discover": hour, "resources/list": hour, "resources/read": hour },
     });
     for (const { t, config } of prepared) {
-      const cb = (args: unknown) => callTool(t, args, ctx, caller);
+      const cb = (args: unknown) => callTool(t, args, ctx, record);
       if (t.appView) registerAppTool(server, t.name, { ...config, _meta: { ui: { resourceUri: CARD_VIEW_URI } } }, cb);
       else server.registerTool(t.name, config, cb);
     }

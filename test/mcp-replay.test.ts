@@ -1,0 +1,104 @@
+// Repeated 2026-07-28 tool calls are answered from the SDK's stored response bytes while the answer
+// behind them is still the valid one. What a client sees must not change: the same bytes with its
+// own id, the same metering, and the SDK's own answer whenever anything that reaches it differs.
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type TestService } from "./helpers/service.js";
+
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+};
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "get_conditions",
+};
+const body = (id: string | number, args: Record<string, unknown> = { spot: "electric-beach" }) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_conditions", arguments: args, _meta: META } });
+
+let svc: TestService;
+const lines: { replayed?: boolean; route?: string; msg?: string }[] = [];
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
+      done();
+    },
+  });
+  svc = await startService({ env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9" }, log: pino({ level: "info" }, sink) });
+});
+afterAll(() => svc.close());
+
+const post = async (id: string | number, headers: Record<string, string> = HEADERS, text = body(id)) => {
+  const before = lines.length;
+  const res = await svc.get("/mcp", { method: "POST", headers, body: text });
+  const out = await res.text();
+  await new Promise((r) => setImmediate(r));
+  const log = lines.slice(before).find((l) => l.msg === "request");
+  return { res, text: out, replayed: log?.replayed === true };
+};
+
+describe("replayed tool calls", () => {
+  it("answer a repeated call with the SDK's bytes and the caller's own id", async () => {
+    const first = await post(1);
+    expect(first.res.status).toBe(200);
+    expect(first.replayed).toBe(false);
+    for (const id of ["call-2", 3, 'q"uote']) {
+      const again = await post(id);
+      expect(again.replayed).toBe(true);
+      expect(again.res.status).toBe(200);
+      expect(again.res.headers.get("content-type")).toBe(first.res.headers.get("content-type"));
+      expect(Number(again.res.headers.get("content-length"))).toBe(Buffer.byteLength(again.text));
+      const parsed = JSON.parse(again.text) as { id: unknown; result: unknown };
+      expect(parsed.id).toBe(id);
+      expect(again.text).toBe(first.text.replace(/"id":1\}$/, `"id":${JSON.stringify(id)}}`));
+    }
+  });
+
+  it("leave to the SDK any call whose headers or body differ", async () => {
+    await post(1);
+    const wrongName = await post(4, { ...HEADERS, "mcp-name": "list_coverage" });
+    expect(wrongName.replayed).toBe(false);
+    expect(wrongName.res.status).toBe(400);
+    const wrongVersion = await post(5, { ...HEADERS, "mcp-protocol-version": "2025-11-25" });
+    expect(wrongVersion.replayed).toBe(false);
+    expect(wrongVersion.res.status).toBe(400);
+    const otherArgs = await post(6, HEADERS, body(6, { spot: "electric-beach", from: "2026-11-22" }));
+    expect(otherArgs.replayed).toBe(false);
+    expect(otherArgs.res.status).toBe(200);
+  });
+
+  it("stop once the hour turns, and answer the new hour's forecast", async () => {
+    const before = await post(7);
+    svc.clock.advance(3_600_000);
+    try {
+      const after = await post(8);
+      expect(after.replayed).toBe(false);
+      const a = JSON.parse(before.text) as { result: { structuredContent: { generated_at: string } } };
+      const b = JSON.parse(after.text) as { result: { structuredContent: { generated_at: string } } };
+      expect(b.result.structuredContent.generated_at).not.toBe(a.result.structuredContent.generated_at);
+    } finally {
+      svc.clock.advance(-3_600_000);
+    }
+  });
+
+  it("count against the caller's rate limit like any call, and refuse with the SDK's tool error", async () => {
+    // The cap is 9 facts calls an hour and the tests above made 8: the ninth is answered (and
+    // stored again for this hour), the tenth, a replay candidate, is refused.
+    const ninth = await post(99);
+    expect((JSON.parse(ninth.text) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
+    const tenth = await post(100);
+    expect(tenth.replayed).toBe(false);
+    const refused = JSON.parse(tenth.text) as { id: number; result: { isError?: boolean; structuredContent: { error?: { code: string } } } };
+    expect(refused.id).toBe(100);
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result.structuredContent.error?.code).toBe("rate_limited");
+    // REST shares the budget: the same caller is refused there too.
+    expect((await svc.get("/api/v1/conditions?spot=electric-beach")).status).toBe(429);
+  });
+});
