@@ -15,8 +15,23 @@ export interface DiscoveryDocument {
   contentType: string;
 }
 
+/** Where each discovery document is served, and as what (the OpenAPI document lists the same). */
+export const DISCOVERY = {
+  serverCard: { paths: ["/.well-known/mcp/server-card.json", "/mcp/server-card"], template: ".well-known/mcp/server-card.json", contentType: "application/mcp-server-card+json" },
+  registry: { paths: ["/server.json"], template: "server.json", contentType: "application/json" },
+  aiCatalog: { paths: ["/.well-known/ai-catalog.json"], contentType: "application/json" },
+} as const;
+
+const readTemplate = (relPath: string) => readFileSync(join(PROJECT_ROOT, relPath), "utf8");
+
+/** The MCP protocol versions the server card advertises: the card template is where they are listed. */
+export function advertisedProtocolVersions(): string[] {
+  const card = JSON.parse(readTemplate(DISCOVERY.serverCard.template)) as { remotes: { supportedProtocolVersions: string[] }[] };
+  return card.remotes[0]!.supportedProtocolVersions;
+}
+
 function render(relPath: string, base: string, contentType: string): DiscoveryDocument {
-  const template = readFileSync(join(PROJECT_ROOT, relPath), "utf8");
+  const template = readTemplate(relPath);
   const body = JSON.stringify(JSON.parse(template.replaceAll("{{PUBLIC_BASE_URL}}", base)));
   const parsed = JSON.parse(body) as { name: string; version: string };
   if (parsed.name !== SERVER_INFO.name || parsed.version !== SERVER_INFO.version) {
@@ -27,13 +42,13 @@ function render(relPath: string, base: string, contentType: string): DiscoveryDo
 
 export function mountDiscovery(app: Express, ctx: ServiceContext): void {
   const base = ctx.links.base;
-  const card = render(".well-known/mcp/server-card.json", base, "application/mcp-server-card+json");
-  const registry = render("server.json", base, "application/json");
+  const card = render(DISCOVERY.serverCard.template, base, DISCOVERY.serverCard.contentType);
+  const registry = render(DISCOVERY.registry.template, base, DISCOVERY.registry.contentType);
   const catalogBody = JSON.stringify({
     specVersion: "1.0",
     entries: [{ identifier: `urn:air:${new URL(base).host}:mcp:ocean-conditions`, type: "application/mcp-server-card+json", url: `${base}/mcp/server-card` }],
   });
-  const catalog: DiscoveryDocument = { body: catalogBody, etag: `"${createHash("sha256").update(catalogBody).digest("base64url").slice(0, 22)}"`, contentType: "application/json" };
+  const catalog: DiscoveryDocument = { body: catalogBody, etag: `"${createHash("sha256").update(catalogBody).digest("base64url").slice(0, 22)}"`, contentType: DISCOVERY.aiCatalog.contentType };
 
   const serve = (doc: DiscoveryDocument) => (req: Request, res: Response) => {
     res.setHeader("Access-Control-Allow-Origin", "*");
@@ -46,7 +61,7 @@ export function mountDiscovery(app: Express, ctx: ServiceContext): void {
     if (req.headers["if-none-match"] === doc.etag) return void res.status(304).end();
     res.status(200).type(doc.contentType).send(doc.body);
   };
-  for (const path of ["/.well-known/mcp/server-card.json", "/mcp/server-card"]) app.get(path, serve(card)).options(path, serve(card));
-  app.get("/server.json", serve(registry));
-  app.get("/.well-known/ai-catalog.json", serve(catalog));
+  for (const path of DISCOVERY.serverCard.paths) app.get(path, serve(card)).options(path, serve(card));
+  for (const path of DISCOVERY.registry.paths) app.get(path, serve(registry));
+  for (const path of DISCOVERY.aiCatalog.paths) app.get(path, serve(catalog));
 }
