@@ -10,6 +10,7 @@ import { listCoverage } from "../../tools/list-coverage.js";
 import { listSpots } from "../facts/spots.js";
 import { recommendSpot } from "../../tools/recommend-spot.js";
 import { bestDay } from "../../tools/best-day.js";
+import { registerDocsPage } from "./docs-page.js";
 import { registerSharePages } from "./pages.js";
 import { sendProblem } from "./problem.js";
 import { openApiDocument } from "./openapi.js";
@@ -73,6 +74,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   route("/openapi.json", () => openApiDocument(ctx.links.base));
   route("/healthz", () => ({ status: "ok" }));
   registerSharePages(app, ctx);
+  registerDocsPage(app, ctx);
 
   app.use((req, res) => fail(res, new ServiceError("not_found", `No route for ${req.method} ${req.path}. The API is described at ${ctx.links.openapi}.`)));
 
