@@ -12,6 +12,7 @@ import { recommendSpot } from "../../tools/recommend-spot.js";
 import { bestDay } from "../../tools/best-day.js";
 import { registerDocsPage } from "./docs-page.js";
 import { registerSharePages } from "./pages.js";
+import { linkHeader } from "./server-hooks.js";
 import { sendProblem } from "./problem.js";
 import { openApiDocument } from "./openapi.js";
 import { mountDiscovery } from "../mcp/discovery.js";
@@ -25,9 +26,9 @@ export function createApp(ctx: ServiceContext): express.Express {
   app.disable("etag");
   app.set("query parser", "simple");
 
-  const linkHeader = `<${ctx.links.docs}>; rel="service-doc", <${ctx.links.openapi}>; rel="service-desc"; type="application/openapi+json"`;
+  const link = linkHeader(ctx.links);
   app.use((req, res, next) => {
-    res.setHeader("Link", linkHeader);
+    res.setHeader("Link", link);
     // /mcp checks Origin itself and is not a cross-origin GET API.
     if (req.path !== "/mcp") res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("X-Content-Type-Options", "nosniff");
