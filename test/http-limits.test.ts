@@ -92,6 +92,17 @@ describe("requests Node's parser refuses get a problem, not a reset", () => {
     expectProblem(svc, a.status, problemOf(a), 400, "invalid_parameter");
   });
 
+  it("a path segment that is not valid percent-encoding → 400: an HTML page on pages, a problem on the card image", async () => {
+    for (const path of ["/s/%C0%AF/2026-11-22", "/spots/%FF%FE", "/s/hanauma-bay/%E0%A4%A"]) {
+      const res = await svc.get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(res.headers.get("content-security-policy"), path).toContain("default-src 'none'");
+    }
+    const card = await svc.json("/cards/%C0%AF/2026-11-22.png");
+    expectProblem(svc, card.status, card.body, 400, "invalid_parameter");
+  });
+
   it(`a body over ${MCP_MAX_BODY_BYTES} bytes on /mcp → 413`, async () => {
     const res = await svc.get("/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "x".repeat(MCP_MAX_BODY_BYTES + 1) });
     expect(res.status).toBe(413);

@@ -8,16 +8,15 @@ import { JSONRPCErrorResponseSchema, JSONRPCMessageSchema, JSONRPCResponseSchema
 import { z } from "zod";
 import { tool as bestDayTool } from "../../tools/best-day.js";
 import { config as getConditionsConfig, tool as getConditionsTool } from "../../tools/get-conditions.js";
-import { tool as listCoverageTool } from "../../tools/list-coverage.js";
+import { ERRORS as LIST_COVERAGE_ERRORS, tool as listCoverageTool } from "../../tools/list-coverage.js";
 import { config as recommendSpotConfig, tool as recommendSpotTool } from "../../tools/recommend-spot.js";
 import { DISCLAIMER, SERVICE_NAME } from "../attribution.js";
-import { SPOT_DAY_ERRORS } from "../cards/spot-day.js";
 import { ERROR_CODES, type ErrorCode } from "../errors.js";
 import { SpotsQuerySchema } from "../facts/spots.js";
 import { CARD_HEIGHT, CARD_WIDTH, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES } from "../limits.js";
 import { advertisedProtocolVersions, DISCOVERY } from "../mcp/discovery.js";
+import { SHARE_ROUTE_ERRORS } from "./pages.js";
 import { TOOLS } from "../mcp/server.js";
-import { FORECAST_PAGE_ERRORS } from "../share/forecast-page.js";
 import "../schemas/catalog.js";
 import "../schemas/conditions.js";
 import "../schemas/decisions.js";
@@ -30,13 +29,12 @@ type Json = Record<string, unknown>;
 export const OPERATION_STATUSES = {
   conditions: [400, 404, 422, 429, 503],
   spots: [400, 429],
-  coverage: [],
+  // The spec lists no error for coverage; a repeated `region` is still a 400 (invalid_parameter).
+  coverage: [400],
   recommendations: [400, 401, 402, 404, 422, 429, 503],
   "best-day": [400, 401, 402, 404, 422, 429, 503],
 } as const;
 
-/** The share routes document exactly the codes their handlers can refuse with. */
-const SHARE_ERRORS = { spotDay: SPOT_DAY_ERRORS, forecastPage: FORECAST_PAGE_ERRORS } as const;
 const statusesOf = (codes: readonly ErrorCode[]) => [...new Set(codes.map((c) => ERROR_CODES[c].status))].sort((a, b) => a - b);
 
 /** Statuses of POST /mcp besides 200, and what each means; the bodies are JSON-RPC errors. */
@@ -139,7 +137,7 @@ function problemResponses(statuses: readonly number[], rateLimited: boolean, onl
 /** Keys are optional today and never accepted in the URL (spec section 5); either header works. */
 const OPTIONAL_KEY = [{}, { ServiceKey: [] }, { BearerKey: [] }];
 
-function restOperation(o: { id: string; summary: string; description: string; params: Json[]; schema: string; statuses: readonly number[]; tag: string }): Json {
+function restOperation(o: { id: string; summary: string; description: string; params: Json[]; schema: string; statuses: readonly number[]; tag: string; only?: readonly ErrorCode[] }): Json {
   const rateLimited = o.statuses.includes(429);
   return {
     get: {
@@ -155,7 +153,7 @@ function restOperation(o: { id: string; summary: string; description: string; pa
           headers: headerRefs("Link", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
           content: { "application/json": { schema: ref("schemas", o.schema) } },
         },
-        ...problemResponses(o.statuses, rateLimited),
+        ...problemResponses(o.statuses, rateLimited, o.only),
       },
     },
   };
@@ -295,6 +293,7 @@ function paths(base: string): Record<string, Json> {
       params: parameters(listCoverageTool.config.inputSchema),
       schema: "Coverage",
       statuses: OPERATION_STATUSES.coverage,
+      only: LIST_COVERAGE_ERRORS,
     }),
     "/api/v1/recommendations": restOperation({
       id: "getRecommendations",
@@ -326,7 +325,7 @@ function paths(base: string): Record<string, Json> {
         responses: {
           "200": { description: "The PNG", headers: headerRefs("Link", "ETag", "Cache-Control"), content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } } } },
           "304": { description: "Not modified (If-None-Match matched the ETag)", headers: headerRefs("Link", "ETag", "Cache-Control") },
-          ...problemResponses(statusesOf(SHARE_ERRORS.spotDay), false, SHARE_ERRORS.spotDay),
+          ...problemResponses(statusesOf(SHARE_ROUTE_ERRORS.cardImage), false, SHARE_ROUTE_ERRORS.cardImage),
         },
       },
     },
@@ -335,14 +334,14 @@ function paths(base: string): Record<string, Json> {
       summary: "Share page of a spot card (HTML with Open Graph tags)",
       description: "The page a card's `links.share` points at: the card image, headline, why, caveats, credits and disclaimer.",
       params: [...parameters(spotDateParams, "path"), ...parameters(cardQuery)],
-      codes: SHARE_ERRORS.spotDay,
+      codes: SHARE_ROUTE_ERRORS.sharePage,
     }),
     "/spots/{spot}": pageOperation({
       id: "getForecastPage",
       summary: "7-day forecast page of a spot (HTML)",
       description: "The page `links.page` and a card's `links.forecast` point at: now, a chart of the week, a day table and every 3-hour period.",
       params: [...parameters(spotParam, "path"), ...parameters(forecastPageQuery)],
-      codes: SHARE_ERRORS.forecastPage,
+      codes: SHARE_ROUTE_ERRORS.forecastPage,
     }),
     "/mcp": mcpOperation(base),
     ...Object.fromEntries(
