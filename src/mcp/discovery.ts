@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Express, Request, Response } from "express";
 import type { ServiceContext } from "../context.js";
+import { etagMatches } from "../http/pages.js";
 import { PROJECT_ROOT } from "../paths.js";
 import { SERVER_INFO } from "./server.js";
 
@@ -58,7 +59,8 @@ export function mountDiscovery(app: Express, ctx: ServiceContext): void {
     res.setHeader("Cache-Control", "public, max-age=3600");
     res.setHeader("ETag", doc.etag);
     if (req.method === "OPTIONS") return void res.status(204).end();
-    if (req.headers["if-none-match"] === doc.etag) return void res.status(304).end();
+    // Lists and weak forms too (`W/"…"`, `*`), as the share image does: caches and CDNs send them.
+    if (etagMatches(req.get("If-None-Match"), doc.etag)) return void res.status(304).end();
     res.status(200).type(doc.contentType).send(doc.body);
   };
   for (const path of DISCOVERY.serverCard.paths) app.get(path, serve(card)).options(path, serve(card));
