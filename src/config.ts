@@ -5,6 +5,7 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const HttpUrl = z.url({ protocol: /^https?$/ });
+const Count = z.coerce.number().int().min(0).max(100_000_000);
 
 /**
  * Every environment variable the service reads, with its default. The README's configuration
@@ -41,6 +42,25 @@ const EnvSchema = z.object({
   BREAKER_COOLDOWN_S: z.coerce.number().min(0.01).max(3600).default(120),
   /** Memory budget for cached upstream responses, all upstreams together. */
   UPSTREAM_CACHE_MB: z.coerce.number().min(1).max(4096).default(32),
+  // Rate limits (README "Limits"). A cap of 0 turns that cap off.
+  RATE_LIMIT_FACTS_PER_HOUR: Count.default(300),
+  RATE_LIMIT_FACTS_PER_DAY: Count.default(2000),
+  RATE_LIMIT_SPOTS_PER_HOUR: Count.default(30),
+  RATE_LIMIT_SPOTS_PER_DAY: Count.default(100),
+  RATE_LIMIT_DECISIONS_BURST: Count.default(20),
+  RATE_LIMIT_DECISIONS_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Cap multiplier for user-triggered AI fetchers, which share a few addresses among many people. */
+  AI_FETCHER_MULTIPLIER: z.coerce.number().min(1).max(1000).default(10),
+  /** Honour X-Forwarded-For: "true", a hop count, or Express trust-proxy addresses/subnets. */
+  TRUST_PROXY: z.string().min(1).default("false"),
+  /** Counters (and the keyed allotments) in Redis, shared by every instance; memory when unset. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // Keys (README "Keys").
+  AUTH_MODE: z.enum(["open", "metered"]).default("open"),
+  /** JSON list of {key, status: active|revoked, allotment?}; required when AUTH_MODE=metered. */
+  API_KEYS_FILE: z.string().min(1).optional(),
+  /** Where a 402 free_allotment_exhausted points the caller. */
+  UPGRADE_URL: HttpUrl.optional(),
 });
 
 /** Names of every environment variable read at start-up (the README documents each). */
@@ -62,6 +82,22 @@ export interface Config {
   /** Origin host names /mcp accepts; requests without an Origin always pass. */
   mcpAllowedOrigins: string[];
   upstreams: UpstreamConfig;
+  rateLimits: RateLimitConfig;
+  /** Express "trust proxy" setting (false: the socket address is the caller). */
+  trustProxy: boolean | number | string;
+  redisUrl: string | null;
+  auth: { mode: "open" | "metered"; keysFile: string | null; upgradeUrl: string };
+}
+
+/** Caps per caller; 0 = no cap. */
+export interface RateLimitConfig {
+  factsPerHour: number;
+  factsPerDay: number;
+  spotsPerHour: number;
+  spotsPerDay: number;
+  decisionsBurst: number;
+  decisionsWindowS: number;
+  aiFetcherMultiplier: number;
 }
 
 export interface UpstreamConfig {
@@ -85,6 +121,12 @@ const list = (s: string | undefined) =>
     .map((x) => x.trim().toLowerCase())
     .filter(Boolean);
 
+function parseTrustProxy(v: string): boolean | number | string {
+  if (v === "false") return false;
+  if (v === "true") return true;
+  return /^\d+$/.test(v) ? Number(v) : v;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -101,6 +143,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.AUTH_MODE === "metered" && !e.API_KEYS_FILE) {
+    throw new ConfigError("Invalid configuration:\n  API_KEYS_FILE is required when AUTH_MODE=metered (a JSON list of {key, status, allotment?}).");
+  }
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     port: e.PORT,
@@ -123,5 +168,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       breakerCooldownMs: Math.round(e.BREAKER_COOLDOWN_S * 1000),
       cacheBytes: Math.round(e.UPSTREAM_CACHE_MB * 1024 * 1024),
     },
+    rateLimits: {
+      factsPerHour: e.RATE_LIMIT_FACTS_PER_HOUR,
+      factsPerDay: e.RATE_LIMIT_FACTS_PER_DAY,
+      spotsPerHour: e.RATE_LIMIT_SPOTS_PER_HOUR,
+      spotsPerDay: e.RATE_LIMIT_SPOTS_PER_DAY,
+      decisionsBurst: e.RATE_LIMIT_DECISIONS_BURST,
+      decisionsWindowS: e.RATE_LIMIT_DECISIONS_WINDOW_S,
+      aiFetcherMultiplier: e.AI_FETCHER_MULTIPLIER,
+    },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    redisUrl: e.REDIS_URL ?? null,
+    auth: { mode: e.AUTH_MODE, keysFile: e.API_KEYS_FILE ?? null, upgradeUrl: e.UPGRADE_URL ?? `${publicBaseUrl}/docs#keys` },
   };
 }

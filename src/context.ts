@@ -12,6 +12,9 @@ import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
 import { createUpstreams, type Upstreams } from "./sources/live.js";
+import { Redis } from "ioredis";
+import { KeyRegistry } from "./metering/keys.js";
+import { Meter } from "./metering/meter.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ServiceContext {
@@ -28,9 +31,17 @@ export interface ServiceContext {
   log: Logger;
   /** Share-image renderer: fonts read once, rendered PNGs cached by content. */
   cardImages: CardImages;
+  /** Keys, rate limits and allotments for every metered call. */
+  meter: Meter;
+  /** Redis connection when REDIS_URL is set (rate-limit counters shared across instances). */
+  redis: Redis | null;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
   links: Links;
+  /** Set when shutting down: /readyz answers 503 so load balancers stop sending. */
+  draining: boolean;
+  /** Releases connections (Redis) and timers (refresh ticker). */
+  close(): Promise<void>;
 }
 
 export interface Links {
@@ -92,6 +103,10 @@ export function createContext(opts: ContextOptions): ServiceContext {
     if (!harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
   }
+  harmonicTides.warm(
+    catalog.spots.map((s) => s.tide_station),
+    opts.clock.now(),
+  );
   const regulations = loadRegulations(catalog, opts.protectedAreasFile);
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
   const mode = opts.config.dataSource;
@@ -99,7 +114,10 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
   const forecasts = new ForecastService({ source, tides, clock: opts.clock }, catalog);
-  return {
+  const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
+  const keys = opts.config.auth.mode === "metered" && opts.config.auth.keysFile ? KeyRegistry.load(opts.config.auth.keysFile) : null;
+  const meter = new Meter({ config: opts.config, keys, catalog, clock: opts.clock, redis });
+  const ctx: ServiceContext = {
     config: opts.config,
     clock: opts.clock,
     catalog,
@@ -110,7 +128,30 @@ export function createContext(opts: ContextOptions): ServiceContext {
     upstreams,
     log: opts.log,
     cardImages: opts.cardImages ?? new CardImages(),
+    meter,
+    redis,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
+    draining: false,
+    async close() {
+      upstreams?.stop();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
   };
+  return ctx;
+}
+
+/** One connection for the rate-limit store; commands fail fast (and fall back) while it is down. */
+function connectRedis(url: string, log: Logger): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, lazyConnect: false });
+  let up = false;
+  redis.on("ready", () => {
+    if (!up) log.info("redis connected: rate limits shared across instances");
+    up = true;
+  });
+  redis.on("error", (err: Error) => {
+    if (up) log.warn({ err: err.message }, "redis unavailable: rate limits fall back to this instance's memory");
+    up = false;
+  });
+  return redis;
 }

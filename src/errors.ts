@@ -43,6 +43,8 @@ export interface ServiceErrorOptions {
   upgradeUrl?: string;
   /** Extra members for the problem body. */
   extra?: Record<string, unknown>;
+  /** Response headers to send with the problem (rate-limit state, WWW-Authenticate). */
+  headers?: Record<string, string>;
 }
 
 export class ServiceError extends Error {
@@ -54,6 +56,7 @@ export class ServiceError extends Error {
   readonly retryAfterS: number | undefined;
   readonly upgradeUrl: string | undefined;
   readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, detail: string, options: ServiceErrorOptions = {}) {
     super(detail);
@@ -64,6 +67,7 @@ export class ServiceError extends Error {
     this.retryAfterS = options.retryAfterS;
     this.upgradeUrl = options.upgradeUrl;
     this.extra = options.extra;
+    this.headers = options.headers ?? {};
   }
 }
 

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createContext } from "./context.js";
 import { createApp } from "./http/app.js";
 import { attachClientErrorHandler, createHttpServer } from "./http/server-hooks.js";
+import { installGracefulShutdown } from "./http/shutdown.js";
 import { createLogger } from "./logger.js";
 import { createMcpServerFactory } from "./mcp/server.js";
 
@@ -35,15 +36,7 @@ function serveHttp(config: Config): void {
   server.listen(config.port, config.host, () => {
     log.info({ port: config.port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
   });
-  const stop = (signal: string) => {
-    log.info({ signal }, "shutting down");
-    ctx.upstreams?.stop();
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(1), 10_000).unref();
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  installGracefulShutdown(server, ctx, log);
 }
 
 function serveMcpStdio(config: Config): void {

@@ -24,6 +24,10 @@ describe("configuration", () => {
         breakerCooldownMs: 120_000,
         cacheBytes: 32 * 1024 * 1024,
       },
+      rateLimits: { factsPerHour: 300, factsPerDay: 2000, spotsPerHour: 30, spotsPerDay: 100, decisionsBurst: 20, decisionsWindowS: 10, aiFetcherMultiplier: 10 },
+      trustProxy: false,
+      redisUrl: null,
+      auth: { mode: "open", keysFile: null, upgradeUrl: "http://localhost:3000/docs#keys" },
     });
   });
   it("reads the upstream settings", () => {
@@ -38,6 +42,14 @@ describe("configuration", () => {
     const c = loadConfig({ PUBLIC_BASE_URL: "https://ocean.example.com", MCP_ALLOWED_HOSTS: "ocean-internal, OCEAN.lan", MCP_ALLOWED_ORIGINS: "claude.ai" });
     expect(c.mcpAllowedHosts).toEqual(["ocean.example.com", "localhost", "127.0.0.1", "[::1]", "ocean-internal", "ocean.lan"]);
     expect(c.mcpAllowedOrigins).toEqual(["ocean.example.com", "localhost", "127.0.0.1", "[::1]", "claude.ai"]);
+  });
+  it("reads the proxy setting and requires a keys file in metered mode", () => {
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8" }).trustProxy).toBe("loopback, 10.0.0.0/8");
+    expect(() => loadConfig({ AUTH_MODE: "metered" })).toThrow(/API_KEYS_FILE is required/);
+    expect(loadConfig({ AUTH_MODE: "metered", API_KEYS_FILE: "/etc/keys.json" }).auth.mode).toBe("metered");
+    expect(() => loadConfig({ REDIS_URL: "http://x" })).toThrow(/REDIS_URL=/);
   });
   it("treats empty variables as unset", () => {
     expect(loadConfig({ PORT: "", DATA_SOURCE: "" }).port).toBe(3000);

@@ -168,6 +168,30 @@ describe("slow clients are cut off without holding up anyone else", () => {
   });
 });
 
+describe("graceful close with long keep-alive", () => {
+  it("close() completes as soon as the in-flight response is done, not after the keep-alive timeout", async () => {
+    const server = createHttpServer(FAST);
+    server.on("request", (_req, res) => setTimeout(() => res.end("done"), 300));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port: p } = server.address() as { port: number };
+    const agent = new Agent({ keepAlive: true });
+    const answer = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      request(`http://127.0.0.1:${p}/`, { agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+      })
+        .on("error", reject)
+        .end();
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    const closed = new Promise<number>((r) => server.close(() => r(performance.now() - started)));
+    expect((await answer).status).toBe(200);
+    expect(await closed).toBeLessThan(FAST.keepAliveTimeoutMs / 4);
+    agent.destroy();
+  });
+});
+
 describe("the service's own server settings", () => {
   it("uses the limits from src/limits.ts: head in 10 s, request in 30 s, keep-alive longer than a 60 s proxy idle timeout", async () => {
     expect(SERVER_TIMEOUTS).toMatchObject({ headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS });

@@ -213,6 +213,7 @@ function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult &
 
 export const tool: ToolDefinition<BestDayJson> = {
   name,
+  operation: "best-day",
   config,
   annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
   appView: true,

@@ -212,6 +212,7 @@ function ratingText(rating: string | null, score: number | null): string {
 
 export const tool: ToolDefinition<ConditionsJson> = {
   name,
+  operation: "conditions",
   config,
   annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
   appView: true,

@@ -79,6 +79,7 @@ export function coverageMarkdown(c: CoverageJson, ctx: ServiceContext): string {
 
 export const tool: ToolDefinition<CoverageJson> = {
   name,
+  operation: "coverage",
   config,
   annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
   appView: false,

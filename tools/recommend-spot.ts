@@ -138,6 +138,7 @@ function titleFor(activityLabel: string, regionName: string | null, label: strin
 
 export const tool: ToolDefinition<RecommendationJson> = {
   name,
+  operation: "recommendations",
   config,
   annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
   appView: true,

@@ -12,8 +12,14 @@ export interface PeriodSlot {
   end: Date;
 }
 
-/** Blocks for each local date from `firstDate` for `days` days, in order. */
-export function periodSlots(firstDate: string, days: number, timeZone: string): PeriodSlot[] {
+// Every spot of a region shares its zone and day: the grid is built once per zone and date.
+const slotCache = new Map<string, readonly PeriodSlot[]>();
+
+/** Blocks for each local date from `firstDate` for `days` days, in order (shared: do not mutate). */
+export function periodSlots(firstDate: string, days: number, timeZone: string): readonly PeriodSlot[] {
+  const key = `${timeZone}|${firstDate}|${days}`;
+  const hit = slotCache.get(key);
+  if (hit) return hit;
   const slots: PeriodSlot[] = [];
   for (let d = 0; d < days; d++) {
     const date = addDays(firstDate, d);
@@ -23,6 +29,8 @@ export function periodSlots(firstDate: string, days: number, timeZone: string): 
       slots.push({ date, startHour, start, end });
     }
   }
+  if (slotCache.size > 1000) slotCache.clear();
+  slotCache.set(key, slots);
   return slots;
 }
 

@@ -1,6 +1,11 @@
 // The HTTP surface: REST routes (thin adapters over the tool handlers), discovery documents and
-// pages. Every response carries CORS and the Link header; every error is a problem+json body.
+// pages. Every response carries CORS and the Link header; every error is a problem+json body;
+// every request is logged once with its id, route, status and duration (never keys or queries).
+import { randomUUID } from "node:crypto";
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { Caller } from "../metering/caller.js";
+import { callerOf } from "./caller.js";
+import type { Operation } from "../metering/meter.js";
 import type { ServiceContext } from "../context.js";
 import { isServiceError, ServiceError } from "../errors.js";
 import { asServiceError } from "../failures.js";
@@ -20,17 +25,47 @@ import { mountMcp } from "../mcp/http.js";
 
 type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
 
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
 export function createApp(ctx: ServiceContext): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
   app.set("query parser", "simple");
+  // X-Forwarded-For is honoured only behind a proxy the operator names (TRUST_PROXY).
+  app.set("trust proxy", ctx.config.trustProxy);
+
+  app.use((req, res, next) => {
+    const incoming = req.headers["x-request-id"];
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader("X-Request-Id", id);
+    const started = performance.now();
+    res.on("finish", () => {
+      const caller = res.locals.caller as Caller | undefined;
+      ctx.log.info(
+        {
+          reqId: id,
+          method: req.method,
+          route: (req.route as { path?: string } | undefined)?.path ?? req.path,
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          caller: caller ? (caller.key ? `key:${caller.key.id}` : caller.id) : undefined,
+          ai: caller?.aiFetcher ?? undefined,
+        },
+        "request",
+      );
+    });
+    next();
+  });
 
   const link = linkHeader(ctx.links);
   app.use((req, res, next) => {
     res.setHeader("Link", link);
     // /mcp checks Origin itself and is not a cross-origin GET API.
-    if (req.path !== "/mcp") res.setHeader("Access-Control-Allow-Origin", "*");
+    if (req.path !== "/mcp") {
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.setHeader("Access-Control-Expose-Headers", "Link, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, ETag");
+    }
     res.setHeader("X-Content-Type-Options", "nosniff");
     const q = req.url.indexOf("?");
     if (q >= 0 && req.url.length - q - 1 > MAX_QUERY_BYTES) {
@@ -42,13 +77,19 @@ export function createApp(ctx: ServiceContext): express.Express {
   const fail = (res: Response, err: ServiceError) => sendProblem(res, err, ctx.links.base, ctx.source);
   const json = (res: Response, body: unknown) => res.type("application/json").send(JSON.stringify(body));
 
-  /** GET-only JSON route; OPTIONS answers CORS preflight; other methods get 405. */
-  const route = (path: string, handler: Handler) => {
+  /**
+   * GET-only JSON route; OPTIONS answers CORS preflight; other methods get 405. A metered route is
+   * admitted first (keys, rate limits) and carries the caller's RateLimit headers.
+   */
+  const route = (path: string, op: Operation | null, handler: Handler) => {
     app
       .route(path)
       .get(async (req, res, next) => {
         try {
+          const admission = op ? await ctx.meter.admit(op, req.query, callerOf(ctx, req, res), true) : null;
+          for (const [k, v] of Object.entries(admission?.headers ?? {})) res.setHeader(k, v);
           json(res, await handler(req, res));
+          await admission?.charge();
         } catch (e) {
           next(e);
         }
@@ -67,13 +108,20 @@ export function createApp(ctx: ServiceContext): express.Express {
 
   mountMcp(app, ctx);
   mountDiscovery(app, ctx);
-  route("/api/v1/conditions", (req) => getConditions(req.query, ctx));
-  route("/api/v1/spots", (req) => listSpots(req.query, ctx));
-  route("/api/v1/coverage", (req) => listCoverage(req.query, ctx));
-  route("/api/v1/recommendations", (req) => recommendSpot(req.query, ctx));
-  route("/api/v1/best-day", (req) => bestDay(req.query, ctx));
-  route("/openapi.json", () => openApiDocument(ctx.links.base));
-  route("/healthz", () => ({ status: "ok" }));
+  route("/api/v1/conditions", "conditions", (req) => getConditions(req.query, ctx));
+  route("/api/v1/spots", "spots", (req) => listSpots(req.query, ctx));
+  route("/api/v1/coverage", "coverage", (req) => listCoverage(req.query, ctx));
+  route("/api/v1/recommendations", "recommendations", (req) => recommendSpot(req.query, ctx));
+  route("/api/v1/best-day", "best-day", (req) => bestDay(req.query, ctx));
+  route("/openapi.json", null, () => openApiDocument(ctx.links.base));
+  // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
+  route("/healthz", null, () => ({ status: "ok", source: ctx.source }));
+  app.get("/readyz", (_req, res) => {
+    const checks = { catalog: ctx.catalog.spots.length > 0, tides: ctx.catalog.spots.every((s) => ctx.harmonicTides.station(s.tide_station)), draining: ctx.draining };
+    const ready = checks.catalog && checks.tides && !checks.draining;
+    if (!ready) res.setHeader("Retry-After", "5");
+    res.status(ready ? 200 : 503).type("application/json").send(JSON.stringify({ status: ready ? "ok" : ctx.draining ? "draining" : "starting", checks, source: ctx.source }));
+  });
   registerSharePages(app, ctx);
   registerDocsPage(app, ctx);
 

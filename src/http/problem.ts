@@ -21,6 +21,7 @@ export function problemBody(err: ServiceError, baseUrl: string, source: Source):
 }
 
 export function sendProblem(res: Response, err: ServiceError, baseUrl: string, source: Source): void {
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
   if (err.retryAfterS !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfterS))));
   res.status(err.status).type("application/problem+json").send(JSON.stringify(problemBody(err, baseUrl, source)));
 }

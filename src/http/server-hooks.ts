@@ -1,7 +1,7 @@
 // The Node HTTP server around the Express app: timeouts for slow clients, and answers to requests
 // Node refuses before Express sees them (headers over the 16 KiB limit, malformed HTTP, clients too
 // slow to send their headers). Used by src/main.ts and by the test harness, so tests run the same server.
-import { createServer, maxHeaderSize, type Server } from "node:http";
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ServiceContext } from "../context.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
@@ -40,6 +40,16 @@ export function createHttpServer(timeouts: ServerTimeouts = SERVER_TIMEOUTS): Se
     connectionsCheckingInterval: timeouts.checkIntervalMs,
   });
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  // Node 20 closes idle connections once, when close() is called. A keep-alive connection whose
+  // request was still in flight would then stay open for the whole keep-alive timeout after its
+  // response, holding a graceful shutdown open; once the server stops listening, tell the client
+  // not to reuse the connection and close it as soon as its response is done.
+  server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+    if (!server.listening) res.shouldKeepAlive = false;
+    res.on("finish", () => {
+      if (!server.listening) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   return server;
 }
 

@@ -6,6 +6,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { Express } from "express";
 import type { ServiceContext } from "../context.js";
+import { callerOf } from "../http/caller.js";
 import { MCP_MAX_BODY_BYTES } from "../limits.js";
 import { createMcpServerFactory } from "./server.js";
 
@@ -14,6 +15,9 @@ export function mountMcp(app: Express, ctx: ServiceContext) {
   const handler = createMcpHandler(createMcpServerFactory(ctx), { onerror, maxRequestBodySize: MCP_MAX_BODY_BYTES });
   const node = toNodeHandler(handler, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });
   app.post("/mcp", hostHeaderValidation(ctx.config.mcpAllowedHosts), originValidation(ctx.config.mcpAllowedOrigins), (req, res) => {
+    // The SDK hands `req.auth` to the server factory as authInfo: carry the caller through it so
+    // tool calls are metered like their REST twins. No token: keys stay out of the SDK's hands.
+    (req as typeof req & { auth?: unknown }).auth = { token: "", clientId: "", scopes: [], extra: { caller: callerOf(ctx, req, res) } };
     void node(req, res);
   });
   // No server-push stream and no sessions: every other method is 405 (spec: GET returns 405).

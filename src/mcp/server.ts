@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, registerAppResource, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
-import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
+import { McpServer, type CallToolResult, type McpRequestContext } from "@modelcontextprotocol/server";
 import { tool as bestDay } from "../../tools/best-day.js";
 import { tool as getConditions } from "../../tools/get-conditions.js";
 import { tool as listCoverage } from "../../tools/list-coverage.js";
@@ -12,6 +12,7 @@ import { tool as recommendSpot } from "../../tools/recommend-spot.js";
 import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
 import type { ServiceContext } from "../context.js";
 import { asServiceError } from "../failures.js";
+import { LOCAL_CALLER, type Caller } from "../metering/caller.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
@@ -56,17 +57,29 @@ export function toolErrorResult(e: unknown, ctx: ServiceContext, toolName: strin
   return { isError: true, content: [{ type: "text", text: `Error ${error.code}: ${error.detail}` }], structuredContent: structured };
 }
 
-export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext): Promise<CallToolResult> {
+/** Runs a tool for a caller: admitted like its REST twin (keys, rate limits), charged on success. */
+export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, caller: Caller): Promise<CallToolResult> {
   try {
-    const result = await t.run((args ?? {}) as Record<string, unknown>, ctx);
+    const input = (args ?? {}) as Record<string, unknown>;
+    const admission = await ctx.meter.admit(t.operation, input, caller);
+    const result = await t.run(input, ctx);
+    await admission.charge();
     return { content: [{ type: "text", text: t.markdown(result, ctx) }], structuredContent: result as Record<string, unknown> };
   } catch (e) {
     return toolErrorResult(e, ctx, t.name);
   }
 }
 
+/** The caller /mcp recorded on the request (see http.ts); the stdio entry has none: a local caller. */
+export function callerFromRequest(reqCtx: McpRequestContext | undefined): Caller {
+  const recorded = reqCtx?.authInfo?.extra?.caller as Caller | undefined;
+  if (recorded) return recorded;
+  // An HTTP request always passes through http.ts; only stdio arrives without a request.
+  return reqCtx?.requestInfo ? { ...LOCAL_CALLER, id: "ip:unknown", local: false } : LOCAL_CALLER;
+}
+
 /** Returns the factory createMcpHandler (and the stdio entry) call for each request or connection. */
-export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadCardView()): () => McpServer {
+export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadCardView()): (reqCtx?: McpRequestContext) => McpServer {
   const prepared = TOOLS.map((t) => ({
     t,
     config: {
@@ -78,14 +91,15 @@ export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadC
     },
   }));
   const hour = { ttlMs: 3_600_000, cacheScope: "public" as const };
-  return () => {
+  return (reqCtx) => {
+    const caller = callerFromRequest(reqCtx);
     const server = new McpServer(SERVER_INFO, {
       instructions: INSTRUCTIONS,
       capabilities: { extensions: { [EXTENSION_ID]: {} } },
       cacheHints: { "tools/list": hour, "server/discover": hour, "resources/list": hour, "resources/read": hour },
     });
     for (const { t, config } of prepared) {
-      const cb = (args: unknown) => callTool(t, args, ctx);
+      const cb = (args: unknown) => callTool(t, args, ctx, caller);
       if (t.appView) registerAppTool(server, t.name, { ...config, _meta: { ui: { resourceUri: CARD_VIEW_URI } } }, cb);
       else server.registerTool(t.name, config, cb);
     }

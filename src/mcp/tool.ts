@@ -9,10 +9,13 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ServiceContext } from "../context.js";
+import type { Operation } from "../metering/meter.js";
 import { ToolErrorSchema } from "../schemas/tool-error.js";
 
 export interface ToolDefinition<T = unknown> {
   name: string;
+  /** The REST twin's operation: metered the same way (rate limits, keys). */
+  operation: Operation;
   config: {
     title: string;
     description: string;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { DataCredit } from "../attribution.js";
 import type { Spot } from "../catalog/catalog.js";
 import { DATA_DIR } from "../paths.js";
+import { LRUCache } from "lru-cache";
 import { HOUR_MS } from "../clock.js";
 import { offsetMinutes } from "../time/zone.js";
 import { ClimatologyTable, type ClimatologyMonth } from "./climatology-schema.js";
@@ -43,6 +44,8 @@ export class ClimatologySource implements Source {
   readonly id = "climatology";
   readonly #tables: Map<string, ClimatologyTable>;
   readonly #origins = new Map<string, Origin>();
+  // One series per region and window; a few windows per hour at most.
+  readonly #series = new LRUCache<string, HourlyInputs>({ max: 64 });
 
   constructor(tables: Map<string, ClimatologyTable>) {
     this.#tables = tables;
@@ -72,7 +75,21 @@ export class ClimatologySource implements Source {
     return this.hourlySync(spot, start, end);
   }
 
+  /**
+   * The series depends only on the region (its table and time zone) and the window, so every spot of
+   * a region shares one: built once, kept for the hour. Callers treat it as read-only.
+   */
   hourlySync(spot: Spot, start: Date, end: Date): HourlyInputs {
+    const key = `${spot.region.id}|${start.getTime()}|${end.getTime()}`;
+    let series = this.#series.get(key);
+    if (!series) {
+      series = this.#build(spot, start, end);
+      this.#series.set(key, series);
+    }
+    return series;
+  }
+
+  #build(spot: Spot, start: Date, end: Date): HourlyInputs {
     const table = this.#tables.get(spot.region.id);
     const origin = this.origin(spot);
     if (!table || !origin) throw new SourceUnavailableError(`no seasonal norms for region ${spot.region.id}`);
@@ -82,7 +99,7 @@ export class ClimatologySource implements Source {
     const v = out.values;
     for (let h = 0; h < hours; h++) {
       const t = start.getTime() + h * HOUR_MS;
-      const local = new Date(t + offsetMinutes(new Date(t), spot.timezone) * 60_000);
+      const local = new Date(t + offsetMinutes(t, spot.timezone) * 60_000);
       const month = local.getUTCMonth(); // 0-based
       const dayFrac = (local.getUTCDate() - 0.5) / DAYS_IN_MONTH[month]!;
       const localHour = local.getUTCHours();

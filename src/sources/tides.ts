@@ -43,7 +43,8 @@ const LICENSE_NAMES: Record<string, string> = {
   "public domain": "Public domain",
 };
 
-const WINDOW_DAYS = 12;
+/** Tide windows cover this many days each, on a fixed grid from the epoch. */
+const STEP_MS = 10 * DAY_MS;
 
 /** Offline tide source: real harmonic predictions, deterministic, no network. */
 export class HarmonicTideSource implements TideSource {
@@ -57,6 +58,14 @@ export class HarmonicTideSource implements TideSource {
 
   constructor(stations: Map<string, TideStationRecord>) {
     this.#stations = stations;
+  }
+
+  /**
+   * Computes the high/low tables of the given stations for the days around `now`, so that no
+   * request pays for harmonic prediction (~1–3 ms a station): tides are as static as the catalogue.
+   */
+  warm(stationIds: Iterable<string>, now: Date): void {
+    for (const id of new Set(stationIds)) this.extremesSync(id, new Date(now.getTime() - 5 * DAY_MS), new Date(now.getTime() + 10 * DAY_MS));
   }
 
   station(id: string): TideStationRecord | undefined {
@@ -83,23 +92,25 @@ export class HarmonicTideSource implements TideSource {
     const st = this.#stations.get(stationId);
     const origin = this.origin(stationId);
     if (!st || !origin) return null;
+    const from = start.getTime();
+    const to = end.getTime();
     const events: TideEvent[] = [];
-    // Windows overlap by two days so an event near a window edge is never lost.
-    const firstDay = Math.floor(start.getTime() / DAY_MS) - 1;
-    for (let day = firstDay; day * DAY_MS <= end.getTime(); day += WINDOW_DAYS - 2) {
-      for (const e of this.#window(stationId, st, day)) {
+    for (let k = Math.floor(from / STEP_MS); k <= Math.floor(to / STEP_MS); k++) {
+      for (const e of this.#window(stationId, st, k)) {
         const t = e.time.getTime();
-        if (t >= start.getTime() && t <= end.getTime() && !events.some((x) => Math.abs(x.time.getTime() - t) < 60_000)) {
-          events.push(e);
-        }
+        if (t >= from && t <= to) events.push(e);
       }
     }
-    events.sort((a, b) => a.time.getTime() - b.time.getTime());
     return { stationId, stationName: st.name, events, origin };
   }
 
-  #window(stationId: string, st: TideStationRecord, day: number): TideEvent[] {
-    const key = `${stationId}|${day}`;
+  /**
+   * Window `k` holds the events of days [k·STEP, (k+1)·STEP), predicted over a day more on each side
+   * so an extreme right at a boundary is found by exactly one window. Windows sit on a fixed grid, so
+   * every request (and the start-up warm) shares them.
+   */
+  #window(stationId: string, st: TideStationRecord, k: number): TideEvent[] {
+    const key = `${stationId}|${k}`;
     let events = this.#windows.get(key);
     if (!events) {
       let p = this.#predictors.get(stationId);
@@ -107,13 +118,12 @@ export class HarmonicTideSource implements TideSource {
         p = useStation(st);
         this.#predictors.set(stationId, p);
       }
-      const { extremes } = p.getExtremesPrediction({
-        start: new Date(day * DAY_MS),
-        end: new Date((day + WINDOW_DAYS) * DAY_MS),
-        datum: "MLLW",
-        units: "feet",
-      });
-      events = extremes.map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level }));
+      const lo = k * STEP_MS;
+      const hi = (k + 1) * STEP_MS;
+      const { extremes } = p.getExtremesPrediction({ start: new Date(lo - DAY_MS), end: new Date(hi + DAY_MS), datum: "MLLW", units: "feet" });
+      events = extremes
+        .filter((e) => e.time.getTime() >= lo && e.time.getTime() < hi)
+        .map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level }));
       this.#windows.set(key, events);
     }
     return events;

@@ -67,20 +67,23 @@ export function localParts(t: Date, timeZone: string): LocalParts {
   return out;
 }
 
-// Offsets only change on whole minutes at most a few times a year; memoise per zone and UTC hour.
-const offsetCache = new Map<string, number>();
+// Offsets only change on whole minutes at most a few times a year; memoise per zone and UTC hour
+// (number keys in a map per zone: this runs for every hour of every forecast).
+const offsetCache = new Map<string, Map<number, number>>();
 
 /** UTC offset of `timeZone` at instant `t`, in minutes (e.g. -600 for Honolulu). */
-export function offsetMinutes(t: Date, timeZone: string): number {
-  const hourKey = Math.floor(t.getTime() / HOUR_MS);
-  const key = `${timeZone}|${hourKey}`;
-  const cached = offsetCache.get(key);
+export function offsetMinutes(t: Date | number, timeZone: string): number {
+  const ms = typeof t === "number" ? t : t.getTime();
+  const hourKey = Math.floor(ms / HOUR_MS);
+  let zone = offsetCache.get(timeZone);
+  if (!zone) offsetCache.set(timeZone, (zone = new Map()));
+  const cached = zone.get(hourKey);
   if (cached !== undefined) return cached;
   const p = localParts(new Date(hourKey * HOUR_MS), timeZone);
   const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   const minutes = Math.round((asUtc - hourKey * HOUR_MS) / 60_000);
-  if (offsetCache.size > 50_000) offsetCache.clear();
-  offsetCache.set(key, minutes);
+  if (zone.size > 20_000) zone.clear();
+  zone.set(hourKey, minutes);
   return minutes;
 }
 

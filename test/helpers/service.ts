@@ -29,12 +29,21 @@ export interface StartOptions extends Partial<Omit<ContextOptions, "config" | "c
 
 export const DEFAULT_NOW = "2026-11-21T19:00:00Z";
 
+/** Tests fire hundreds of calls from one address: caps are off unless a test turns them on. */
+export const NO_RATE_LIMITS = {
+  RATE_LIMIT_FACTS_PER_HOUR: "0",
+  RATE_LIMIT_FACTS_PER_DAY: "0",
+  RATE_LIMIT_SPOTS_PER_HOUR: "0",
+  RATE_LIMIT_SPOTS_PER_DAY: "0",
+  RATE_LIMIT_DECISIONS_BURST: "0",
+};
+
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
   const server = createHttpServer(opts.timeouts);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "silent", ...opts.env });
+  const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "silent", ...NO_RATE_LIMITS, ...opts.env });
   const clock = new FixedClock(opts.now ?? DEFAULT_NOW);
   const { now: _now, env: _env, timeouts: _timeouts, ...rest } = opts;
   const ctx = createContext({ config, clock, ...rest, log: rest.log ?? createLogger("silent") });
@@ -58,10 +67,12 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
       }
       return { status: res.status, body, res };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await ctx.close();
+    },
   };
 }

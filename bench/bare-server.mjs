@@ -1,0 +1,22 @@
+// The baseline: a bare node:http server answering each recorded request with the exact status,
+// headers and body bytes the service sent. Usage: node bench/bare-server.mjs <responses.json> <port>
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+
+const [file, port] = process.argv.slice(2);
+const recorded = JSON.parse(readFileSync(file, "utf8"));
+const routes = new Map(Object.entries(recorded).map(([k, r]) => [k, { status: r.status, headers: r.headers, body: Buffer.from(r.body, "base64") }]));
+
+createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const hit = routes.get(`${req.method} ${req.url}`);
+    if (!hit) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(hit.status, hit.headers);
+    res.end(hit.body);
+  });
+}).listen(Number(port), "127.0.0.1", () => process.send?.("ready"));

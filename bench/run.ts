@@ -1,0 +1,239 @@
+// npm run bench: every hot path of the service against a bare node:http server returning
+// byte-identical responses, in the same run, as ratios; plus the cold paths measured in-process
+// (share image vs a bare satori+resvg render of the same tree; recommendations for the 20-spot
+// region with empty caches), peak RSS under load and start-to-first-answer. Several rounds,
+// medians reported. Results: bench/results/latest.json and the table in BENCHMARKS.md.
+//   npm run bench [-- --rounds 3 --duration 5 --connections 10]
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Resvg } from "@resvg/resvg-js";
+import autocannon from "autocannon";
+import satori from "satori";
+import { spotDay } from "../src/cards/spot-day.js";
+import { FixedClock } from "../src/clock.js";
+import { loadConfig } from "../src/config.js";
+import { createContext } from "../src/context.js";
+import { CARD_HEIGHT, CARD_WIDTH } from "../src/limits.js";
+import { createLogger } from "../src/logger.js";
+import { PROJECT_ROOT } from "../src/paths.js";
+import { cardElement, cardImageModel, CardImages } from "../src/share/card-image.js";
+import { loadCardFonts } from "../src/share/fonts.js";
+import { recommendSpot } from "../tools/recommend-spot.js";
+
+const { values: args } = parseArgs({
+  options: { rounds: { type: "string", default: "3" }, duration: { type: "string", default: "5" }, connections: { type: "string", default: "10" } },
+});
+const ROUNDS = Number(args.rounds);
+const DURATION_S = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const REGION = "us-hi-oahu";
+const HIGH = "100000000"; // caps this high keep the limiter code on the path without refusing the load
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const round = (v: number, dp = 2) => Math.round(v * 10 ** dp) / 10 ** dp;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function rssKb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+interface Target {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
+const today = new Date().toISOString().slice(0, 10);
+// Inside the horizon in every spot's zone (Sydney's today is already UTC tomorrow in the evening).
+const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const TARGETS: Target[] = [
+  { name: "conditions", method: "GET", path: "/api/v1/conditions?spot=hanauma-bay" },
+  { name: "coverage", method: "GET", path: "/api/v1/coverage" },
+  { name: "recommendations", method: "GET", path: `/api/v1/recommendations?activity=snorkel&region=${REGION}&date=${today}` },
+  { name: "best-day", method: "GET", path: `/api/v1/best-day?activity=snorkel&region=${REGION}` },
+  {
+    name: "mcp get_conditions",
+    method: "POST",
+    path: "/mcp",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_conditions" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_conditions", arguments: { spot: "hanauma-bay" }, _meta: META } }),
+  },
+  { name: "share png (cached)", method: "GET", path: `/cards/hanauma-bay/${today}.png?activity=snorkel` },
+];
+
+async function startService(port: number): Promise<{ proc: ChildProcess; firstAnswerMs: number }> {
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, ["dist/src/main.js"], {
+    cwd: PROJECT_ROOT,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_SOURCE: "offline",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_FACTS_PER_HOUR: HIGH,
+      RATE_LIMIT_FACTS_PER_DAY: HIGH,
+      RATE_LIMIT_SPOTS_PER_HOUR: HIGH,
+      RATE_LIMIT_SPOTS_PER_DAY: HIGH,
+      RATE_LIMIT_DECISIONS_BURST: HIGH,
+    },
+  });
+  for (;;) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/v1/conditions?spot=hanauma-bay`);
+      if (r.ok) {
+        await r.arrayBuffer();
+        return { proc, firstAnswerMs: performance.now() - t0 };
+      }
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const SKIP_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding", "x-request-id", "ratelimit", "ratelimit-policy"]);
+
+async function record(base: string, t: Target) {
+  let res: Response | null = null;
+  for (let i = 0; i < 3; i++) res = await fetch(base + t.path, { method: t.method, headers: t.headers, body: t.body });
+  const body = Buffer.from(await res!.arrayBuffer());
+  const headers: Record<string, string> = {};
+  res!.headers.forEach((v, k) => {
+    if (!SKIP_HEADERS.has(k)) headers[k] = v;
+  });
+  return { status: res!.status, headers, body: body.toString("base64"), bytes: body.length };
+}
+
+async function load(base: string, t: Target) {
+  const r = await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: DURATION_S });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+}
+
+interface Row {
+  name: string;
+  bytes: number;
+  service: { rps: number; p50: number; p99: number };
+  bare: { rps: number; p50: number; p99: number };
+  ratio: number;
+}
+
+async function httpRound(round: number) {
+  const port = await freePort();
+  const { proc, firstAnswerMs } = await startService(port);
+  const base = `http://127.0.0.1:${port}`;
+  const recorded: Record<string, Awaited<ReturnType<typeof record>>> = {};
+  for (const t of TARGETS) recorded[`${t.method} ${t.path}`] = await record(base, t);
+  const file = join(PROJECT_ROOT, "bench/results/responses.json");
+  writeFileSync(file, JSON.stringify(recorded));
+  const barePort = await freePort();
+  const bare = fork(join(PROJECT_ROOT, "bench/bare-server.mjs"), [file, String(barePort)], { stdio: "ignore" });
+  await new Promise((resolve) => bare.once("message", resolve));
+  const bareBase = `http://127.0.0.1:${barePort}`;
+
+  let peakRssKb = 0;
+  const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, rssKb(proc.pid!))), 100);
+  const rows: Row[] = [];
+  for (const t of TARGETS) {
+    // Alternate which goes first, so warm-up of the machine favours neither.
+    const first = round % 2 === 0;
+    const a = first ? await load(base, t) : null;
+    const b = await load(bareBase, t);
+    const s = a ?? (await load(base, t));
+    if (s.non2xx || s.errors) console.warn(`${t.name}: ${s.non2xx} non-2xx, ${s.errors} errors`);
+    rows.push({ name: t.name, bytes: recorded[`${t.method} ${t.path}`]!.bytes, service: s, bare: b, ratio: s.rps / b.rps });
+  }
+  clearInterval(sampler);
+  proc.kill("SIGTERM");
+  bare.kill("SIGTERM");
+  return { rows, peakRssMb: peakRssKb / 1024, firstAnswerMs };
+}
+
+/** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
+async function coldImage() {
+  const ctx = createContext({ config: loadConfig({ DATA_SOURCE: "offline", LOG_LEVEL: "silent" }), clock: new FixedClock(`${today}T19:00:00Z`), log: createLogger("silent") });
+  const fonts = loadCardFonts();
+  const images = new CardImages({ fonts });
+  await images.warm();
+  const ours: number[] = [];
+  const bare: number[] = [];
+  for (const spot of ctx.catalog.spots) {
+    const model = cardImageModel(await spotDay({ spot: spot.id, date: tomorrow, activity: "snorkel" }, ctx));
+    let t0 = performance.now();
+    await images.get(model);
+    ours.push(performance.now() - t0);
+    t0 = performance.now();
+    const svg = await satori(cardElement(model), { width: CARD_WIDTH, height: CARD_HEIGHT, fonts });
+    new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
+    bare.push(performance.now() - t0);
+  }
+  await ctx.close();
+  return { oursP50: median(ours), bareP50: median(bare), ratio: median(ours) / median(bare) };
+}
+
+/** Recommendations for the 20-spot region with every cache empty: a new context each time. */
+async function coldRecommendations(iterations = 25) {
+  const times: number[] = [];
+  let spots = 0;
+  for (let i = 0; i < iterations; i++) {
+    const ctx = createContext({ config: loadConfig({ DATA_SOURCE: "offline", LOG_LEVEL: "silent" }), clock: new FixedClock(`${today}T19:00:00Z`), log: createLogger("silent") });
+    spots = ctx.catalog.region(REGION)!.spots.length;
+    const t0 = performance.now();
+    await recommendSpot({ activity: "snorkel", region: REGION }, ctx);
+    times.push(performance.now() - t0);
+    await ctx.close();
+  }
+  return { spots, p50: median(times), p90: pct(times, 0.9) };
+}
+
+mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+const rounds: { http: Awaited<ReturnType<typeof httpRound>>; image: Awaited<ReturnType<typeof coldImage>>; cold: Awaited<ReturnType<typeof coldRecommendations>> }[] = [];
+for (let r = 0; r < ROUNDS; r++) {
+  console.log(`round ${r + 1}/${ROUNDS}`);
+  rounds.push({ http: await httpRound(r), image: await coldImage(), cold: await coldRecommendations() });
+}
+const byName = (name: string) => rounds.map((r) => r.http.rows.find((x) => x.name === name)!);
+const summary = {
+  machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGb: round(totalmem() / 2 ** 30, 1), node: process.version },
+  settings: { rounds: ROUNDS, durationS: DURATION_S, connections: CONNECTIONS },
+  http: TARGETS.map((t) => {
+    const rs = byName(t.name);
+    return {
+      name: t.name,
+      bytes: rs[0]!.bytes,
+      serviceRps: round(median(rs.map((x) => x.service.rps)), 0),
+      bareRps: round(median(rs.map((x) => x.bare.rps)), 0),
+      ratio: round(median(rs.map((x) => x.ratio))),
+      serviceP50: median(rs.map((x) => x.service.p50)),
+      serviceP99: median(rs.map((x) => x.service.p99)),
+      bareP50: median(rs.map((x) => x.bare.p50)),
+    };
+  }),
+  mcpVsRestP50: round(median(rounds.map((r) => r.http.rows.find((x) => x.name === "mcp get_conditions")!.service.p50 / r.http.rows.find((x) => x.name === "conditions")!.service.p50))),
+  image: { oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
+  coldRecommendations: { spots: rounds[0]!.cold.spots, p50Ms: round(median(rounds.map((r) => r.cold.p50)), 1), p90Ms: round(median(rounds.map((r) => r.cold.p90)), 1) },
+  peakRssMb: round(Math.max(...rounds.map((r) => r.http.peakRssMb)), 0),
+  firstAnswerMs: round(median(rounds.map((r) => r.http.firstAnswerMs)), 0),
+};
+writeFileSync(join(PROJECT_ROOT, "bench/results/latest.json"), `${JSON.stringify({ summary, rounds }, null, 2)}\n`);
+console.log(JSON.stringify(summary, null, 2));

@@ -1,0 +1,50 @@
+// A real redis-server (Debian package) on a free loopback port, started and stopped by the test.
+// Without redis-server the Redis tests skip, saying why, unless CI is set, when they fail.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { describe } from "vitest";
+
+const available = spawnSync("redis-server", ["--version"]).status === 0;
+if (!available && !process.env.CI) console.warn("Redis tests skipped: no redis-server on PATH. Install it with: sudo apt-get install -y redis-server");
+
+export const describeWithRedis = available || process.env.CI ? describe : describe.skip;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+export interface RedisServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const proc: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
+    proc.stdout!.on("data", (d: Buffer) => {
+      if (d.toString().includes("Ready to accept connections")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`redis-server exited (${code})`)));
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        proc.once("exit", () => resolve());
+        proc.kill("SIGTERM");
+      }),
+  };
+}

@@ -1,0 +1,112 @@
+// Rate limits (spec section 8) through real HTTP and the MCP client: per-caller facts caps, the
+// distinct-spot caps (repeat lookups of a spot never count), decision bursts, AI fetchers, proxies,
+// 429 problems with Retry-After and the RateLimit headers, and the same codes as MCP tool errors.
+import { afterEach, describe, expect, it } from "vitest";
+import { ToolErrorSchema } from "../src/schemas/tool-error.js";
+import { connectClient } from "./helpers/mcp.js";
+import { expectProblem } from "./helpers/problem.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+const started: TestService[] = [];
+const service = async (env: Record<string, string>) => {
+  const s = await startService({ env });
+  started.push(s);
+  return s;
+};
+afterEach(async () => {
+  while (started.length) await started.pop()!.close();
+});
+
+describe("facts caps", () => {
+  it("counts conditions, spots and coverage together and answers 429 rate_limited with Retry-After and RateLimit headers", async () => {
+    const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "4", RATE_LIMIT_FACTS_PER_DAY: "100" });
+    const seen: string[] = [];
+    for (const path of ["/api/v1/conditions?spot=hanauma-bay", "/api/v1/spots", "/api/v1/coverage", "/api/v1/conditions?spot=hanauma-bay"]) {
+      const res = await svc.get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("ratelimit-policy")).toBe('"facts-hour";q=4;w=3600, "facts-day";q=100;w=86400');
+      seen.push(res.headers.get("ratelimit")!);
+    }
+    expect(seen.map((h) => /"facts-hour";r=(\d+)/.exec(h)![1])).toEqual(["3", "2", "1", "0"]);
+    const refused = await svc.json("/api/v1/spots");
+    expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
+    const retry = Number(refused.res.headers.get("retry-after"));
+    expect(Number.isInteger(retry)).toBe(true);
+    expect(retry).toBeGreaterThan(3500);
+    expect(retry).toBeLessThanOrEqual(3600);
+    expect(refused.res.headers.get("ratelimit")).toMatch(/"facts-hour";r=0;t=\d+/);
+    // Decisions are throttled separately.
+    expect((await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu")).status).toBe(200);
+  });
+
+  it("gives the same code to MCP tool calls, which share the caller's budget", async () => {
+    const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "2" });
+    await svc.get("/api/v1/coverage");
+    const c = await connectClient(svc.base, "2026-07-28");
+    try {
+      const ok = await c.client.callTool({ name: "list_coverage", arguments: {} });
+      expect(ok.isError ?? false).toBe(false);
+      const refused = await c.client.callTool({ name: "get_conditions", arguments: { spot: "hanauma-bay" } });
+      expect(refused.isError).toBe(true);
+      const err = ToolErrorSchema.parse(refused.structuredContent).error;
+      expect(err).toMatchObject({ code: "rate_limited", status: 429 });
+      expect(err.retry_after_s).toBeGreaterThan(3000);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("gives user-triggered AI fetchers a multiplied cap", async () => {
+    const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "2", AI_FETCHER_MULTIPLIER: "3" });
+    const ua = { "User-Agent": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Claude-User/1.0" };
+    for (let i = 0; i < 6; i++) expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(200);
+    expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(429);
+    // A browser from the same address has its own, unmultiplied budget.
+    expect((await svc.get("/api/v1/coverage")).headers.get("ratelimit-policy")).toContain('"facts-hour";q=2;');
+  });
+});
+
+describe("distinct spots", () => {
+  it("caps new spots per hour with breadth_limit while repeat lookups of today's spots still answer", async () => {
+    const svc = await service({ RATE_LIMIT_SPOTS_PER_HOUR: "3", RATE_LIMIT_SPOTS_PER_DAY: "10" });
+    for (const spot of ["hanauma-bay", "sharks-cove", "la-jolla-cove"]) expect((await svc.get(`/api/v1/conditions?spot=${spot}`)).status).toBe(200);
+    const refused = await svc.json("/api/v1/conditions?spot=three-tables");
+    expectProblem(svc, refused.status, refused.body, 429, "breadth_limit");
+    expect(refused.body.detail).toMatch(/already asked about today still answer/);
+    expect(refused.res.headers.get("retry-after")).toMatch(/^\d+$/);
+    // Repeats never count, by id or by a lat/lon that snaps to the same spot.
+    for (let i = 0; i < 5; i++) expect((await svc.get("/api/v1/conditions?spot=hanauma-bay")).status).toBe(200);
+    expect((await svc.get("/api/v1/conditions?lat=32.8503&lon=-117.2714")).status).toBe(200);
+    const ok = await svc.get("/api/v1/conditions?spot=sharks-cove");
+    expect(ok.headers.get("ratelimit")).toMatch(/"spots-hour";r=0;/);
+    // A refused spot was not recorded: it is still refused, not waved through as "seen".
+    expect((await svc.get("/api/v1/conditions?spot=three-tables")).status).toBe(429);
+    // Requests that name no real spot do not count against breadth at all.
+    expect((await svc.get("/api/v1/conditions?spot=atlantis")).status).toBe(404);
+  });
+});
+
+describe("decision bursts", () => {
+  it("throttles decisions in short bursts and lets them through again once the window passes", async () => {
+    const svc = await service({ RATE_LIMIT_DECISIONS_BURST: "3", RATE_LIMIT_DECISIONS_WINDOW_S: "1" });
+    for (let i = 0; i < 3; i++) expect((await svc.get("/api/v1/best-day?activity=dive&spot=molokini-back-wall")).status).toBe(200);
+    const refused = await svc.json("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu");
+    expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
+    expect(Number(refused.res.headers.get("retry-after"))).toBe(1);
+    expect(refused.res.headers.get("ratelimit-policy")).toBe('"decisions-burst";q=3;w=1');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu")).status).toBe(200);
+  });
+});
+
+describe("who the caller is", () => {
+  it("ignores X-Forwarded-For unless TRUST_PROXY is set", async () => {
+    const direct = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1" });
+    expect((await direct.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
+    expect((await direct.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(429);
+    const proxied = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1", TRUST_PROXY: "loopback" });
+    expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
+    expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(200);
+    expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(429);
+  });
+});

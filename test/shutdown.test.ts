@@ -1,0 +1,55 @@
+// Graceful shutdown of the real process: SIGTERM while a request is in flight (held by a slow
+// upstream) lets that request finish with a full answer, refuses new connections, and exits 0.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { describe, expect, it } from "vitest";
+import { startStubUpstreams } from "../scripts/stub/upstreams.js";
+import { PROJECT_ROOT } from "../src/paths.js";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe("graceful shutdown", () => {
+  it("finishes in-flight requests, stops accepting, and exits 0 on SIGTERM", async () => {
+    const stub = await startStubUpstreams({ scenario: "calm", now: () => new Date(), delayMs: 1500 });
+    const port = await freePort();
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...stub.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "live", UPSTREAM_TIMEOUT_MS: "8000", LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      await expect.poll(() => output.includes('"msg":"listening"'), { timeout: 20_000, interval: 50 }).toBe(true);
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
+      const started = performance.now();
+      const inFlight = fetch(`${base}/api/v1/conditions?spot=hanauma-bay`).then(async (r) => ({ status: r.status, body: (await r.json()) as { sources: string[] } }));
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill("SIGTERM");
+
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(answer.body.sources).toContain("open-meteo:marine");
+      expect(performance.now() - started).toBeGreaterThan(1400);
+      await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+      expect(await exited).toBe(0);
+      expect(output).toContain("shutting down: finishing in-flight requests");
+      expect(output).toContain("shut down cleanly");
+    } finally {
+      child.kill("SIGKILL");
+      await stub.close();
+    }
+  }, 60_000);
+});
