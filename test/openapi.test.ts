@@ -1,5 +1,8 @@
 // GET /openapi.json is a valid OpenAPI 3.1 document generated from the service's own schemas, every
 // problem `type` URI resolves to a component, and every documented status is one the API uses.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_ERROR_CODES, ERROR_CODES } from "../src/errors.js";
@@ -47,8 +50,9 @@ describe("OpenAPI document", () => {
     const statuses = (p: string) => Object.keys(doc.paths[p]!.get.responses).sort();
     expect(statuses("/api/v1/conditions")).toEqual(["200", "400", "404", "422", "429", "503"]);
     expect(statuses("/api/v1/spots")).toEqual(["200", "400", "429"]);
-    // The spec lists no error for coverage; a repeated `region` is a 400 all the same (found by fuzzing).
-    expect(statuses("/api/v1/coverage")).toEqual(["200", "400"]);
+    // The spec lists no error for coverage; a repeated `region` is a 400 all the same (found by
+    // fuzzing), and coverage counts toward the facts caps.
+    expect(statuses("/api/v1/coverage")).toEqual(["200", "400", "429"]);
     for (const p of ["/api/v1/recommendations", "/api/v1/best-day"]) expect(statuses(p)).toEqual(["200", "400", "401", "402", "404", "422", "429", "503"]);
     const params = (p: string) => doc.paths[p]!.get.parameters.map((x) => `${x.name}${x.required ? "*" : ""}`);
     expect(params("/api/v1/conditions")).toEqual(["spot", "lat", "lon", "from", "to"]);
@@ -111,8 +115,8 @@ describe("OpenAPI document: every route, not just the REST API", () => {
     const card = op("/cards/{spot}/{date}.png");
     expect(card.parameters!.map((p) => `${p.in}:${p.name}${p.required ? "*" : ""}`)).toEqual(["path:spot*", "path:date*", "query:activity"]);
     expect(Object.keys(card.responses["200"]!.content!)).toEqual(["image/png"]);
-    expect(headersOf(card, "200")).toEqual(["Cache-Control", "ETag", "Link"]);
-    expect(headersOf(card, "304")).toEqual(["Cache-Control", "ETag", "Link"]);
+    expect(headersOf(card, "200")).toEqual(["Cache-Control", "ETag", "Link", "X-Request-Id"]);
+    expect(headersOf(card, "304")).toEqual(["Cache-Control", "ETag", "Link", "X-Request-Id"]);
     const documentedCodes = Object.entries(card.responses)
       .filter(([s]) => Number(s) >= 400)
       .flatMap(([, r]) => r.content!["application/problem+json"]!.schema.oneOf!.map((x) => x.$ref.split("problem-")[1]));
@@ -142,27 +146,55 @@ describe("OpenAPI document: every route, not just the REST API", () => {
 
   it("describes the discovery documents, the docs page and the health checks", () => {
     for (const path of ["/.well-known/mcp/server-card.json", "/mcp/server-card", "/server.json", "/.well-known/ai-catalog.json"]) {
-      expect(headersOf(op(path), "200"), path).toEqual(["Cache-Control", "ETag", "Link"]);
+      expect(headersOf(op(path), "200"), path).toEqual(["Cache-Control", "ETag", "Link", "X-Request-Id"]);
       expect(Object.keys(op(path).responses).sort(), path).toEqual(["200", "304"]);
     }
     expect(Object.keys(op("/.well-known/mcp/server-card.json").responses["200"]!.content!)).toEqual(["application/mcp-server-card+json"]);
     expect(Object.keys(op("/docs").responses["200"]!.content!)).toEqual(["text/html"]);
     expect(op("/healthz").responses["200"]!.content!["application/json"]!.schema.$ref).toBe("#/components/schemas/Health");
     expect(Object.keys(op("/readyz").responses).sort()).toEqual(["200", "503"]);
+    expect(headersOf(op("/readyz"), "503")).toContain("Retry-After");
     const readiness = (doc.components.schemas as Record<string, { properties?: { status?: { enum?: string[] } } }>).Readiness!;
-    expect(readiness.properties!.status!.enum).toEqual(["ok", "starting"]);
+    expect(readiness.properties!.status!.enum).toEqual(["ok", "starting", "draining"]);
   });
 
-  it("documents the rate-limit headers on rate-limited operations, Retry-After on 429 and 503, Link everywhere", () => {
+  it("documents the rate-limit headers on rate-limited operations, Retry-After on 429 and 503, WWW-Authenticate on 401, Link and X-Request-Id everywhere", () => {
     for (const [name, statuses] of Object.entries(OPERATION_STATUSES)) {
       const o = op(`/api/v1/${name}`);
       const limited = (statuses as readonly number[]).includes(429);
-      expect(headersOf(o, "200"), name).toEqual(limited ? ["Link", "RateLimit", "RateLimit-Policy"] : ["Link"]);
-      if (limited) expect(headersOf(o, "429"), name).toEqual(["Link", "RateLimit", "RateLimit-Policy", "Retry-After"]);
-      if ((statuses as readonly number[]).includes(503)) expect(headersOf(o, "503"), name).toEqual(["Link", "Retry-After"]);
+      const base = ["Link", "X-Request-Id"];
+      expect(headersOf(o, "200"), name).toEqual([...base, ...(limited ? ["RateLimit", "RateLimit-Policy"] : [])].sort());
+      if (limited) expect(headersOf(o, "429"), name).toEqual([...base, "RateLimit", "RateLimit-Policy", "Retry-After"].sort());
+      if ((statuses as readonly number[]).includes(503)) expect(headersOf(o, "503"), name).toEqual([...base, "Retry-After"].sort());
+      if ((statuses as readonly number[]).includes(401)) expect(headersOf(o, "401"), name).toEqual([...base, "WWW-Authenticate"].sort());
     }
     const all = doc.paths as unknown as Record<string, Record<string, Op>>;
-    for (const [path, ops] of Object.entries(all)) for (const o of Object.values(ops)) for (const [s, r] of Object.entries(o.responses)) expect(r.headers, `${path} ${s}`).toHaveProperty("Link");
+    for (const [path, ops] of Object.entries(all)) {
+      for (const o of Object.values(ops)) {
+        for (const [s, r] of Object.entries(o.responses)) {
+          expect(r.headers, `${path} ${s}`).toHaveProperty("Link");
+          expect(r.headers, `${path} ${s}`).toHaveProperty("X-Request-Id");
+        }
+      }
+    }
+  });
+
+  it("matches what the service sends: RateLimit headers on a capped operation, X-Request-Id on every answer", async () => {
+    const capped = await startService({ env: { RATE_LIMIT_FACTS_PER_HOUR: "2" } });
+    try {
+      const first = await capped.get("/api/v1/coverage");
+      expect(first.headers.get("ratelimit-policy")).toMatch(/^"facts-hour";q=\d+;w=3600/);
+      expect(first.headers.get("ratelimit")).toMatch(/^"facts-hour";r=\d+;t=\d+/);
+      expect(first.headers.get("x-request-id")).toBeTruthy();
+      await capped.get("/api/v1/coverage");
+      const refused = await capped.get("/api/v1/coverage");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      const documentedHeaders = headersOf(op("/api/v1/coverage"), "429").map((h) => h.toLowerCase());
+      for (const h of documentedHeaders) expect(refused.headers.has(h), h).toBe(true);
+    } finally {
+      await capped.close();
+    }
   });
 
   it("documents the planned keys as optional headers, never as a query parameter", () => {
@@ -177,5 +209,21 @@ describe("OpenAPI document: every route, not just the REST API", () => {
     const all = doc.paths as unknown as Record<string, Record<string, Op>>;
     const queryNames = Object.values(all).flatMap((ops) => Object.values(ops).flatMap((o) => (o.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name)));
     expect(queryNames.filter((n) => /key|token|auth/i.test(n))).toEqual([]);
+  });
+
+  it("says decisions need a key when AUTH_MODE=metered (facts stay keyless)", async () => {
+    const keysFile = join(mkdtempSync(join(tmpdir(), "oc-keys-")), "keys.json");
+    writeFileSync(keysFile, "[]");
+    const metered = await startService({ env: { AUTH_MODE: "metered", API_KEYS_FILE: keysFile } });
+    try {
+      const mdoc = (await metered.json<{ paths: Record<string, Record<string, Op>> }>("/openapi.json")).body;
+      expect(mdoc.paths["/api/v1/recommendations"]!.get!.security).toEqual([{ ServiceKey: [] }, { BearerKey: [] }]);
+      expect(mdoc.paths["/api/v1/conditions"]!.get!.security![0]).toEqual({});
+      const docsPage = await (await metered.get("/docs")).text();
+      expect(docsPage).toContain('id="keys"');
+      expect(docsPage).toMatch(/Decisions \(recommendations, best-day, and the recommend_spot and best_day tools\) need a key/);
+    } finally {
+      await metered.close();
+    }
   });
 });

@@ -113,7 +113,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   route("/api/v1/coverage", "coverage", (req) => listCoverage(req.query, ctx));
   route("/api/v1/recommendations", "recommendations", (req) => recommendSpot(req.query, ctx));
   route("/api/v1/best-day", "best-day", (req) => bestDay(req.query, ctx));
-  route("/openapi.json", null, () => openApiDocument(ctx.links.base));
+  route("/openapi.json", null, () => openApiDocument(ctx.links.base, ctx.config.auth.mode));
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   route("/healthz", null, () => ({ status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {

@@ -122,7 +122,11 @@ export function registerDocsPage(app: Express, ctx: ServiceContext): void {
 <dt>REST</dt><dd><code>${base}/api/v1/…</code> GET only, JSON, any origin; errors are RFC 9457 problems. Every operation is listed below.</dd>
 <dt>MCP</dt><dd><code>${base}/mcp</code> Streamable HTTP, stateless, for AI assistants; tools ${TOOLS.map((t) => t.name).join(", ")} return the same objects as their REST twins (<a href="${base}${DISCOVERY.serverCard.paths[0]}">server card</a>).</dd>
 <dt>OpenAPI</dt><dd><a href="${ctx.links.openapi}">${ctx.links.openapi}</a> (3.1, generated from the schemas the service validates with)</dd>
-<dt>Keys</dt><dd>Not needed today. A key sent as <code>Authorization: Bearer …</code> or <code>X-Service-Key: …</code> is accepted and ignored; keys are never accepted in the URL.</dd>
+<dt id="keys">Keys</dt><dd>${
+      ctx.config.auth.mode === "metered"
+        ? html`Decisions (recommendations, best-day, and the recommend_spot and best_day tools) need a key, sent as <code>Authorization: Bearer …</code> or <code>X-Service-Key: …</code>; facts stay keyless. Keys whose prefix ends <code>test_</code> are never billed.`
+        : html`Not needed today. A key sent as <code>Authorization: Bearer …</code> or <code>X-Service-Key: …</code> is accepted and ignored.`
+    } Keys are never accepted in the URL.</dd>
 <dt>Attribution</dt><dd>Wherever you show results, show the <code>source</code> object and the <code>data_credits</code>, and relay the <code>caveats</code>.</dd>
 </dl>
 <p class="disclaimer">${DISCLAIMER}</p>

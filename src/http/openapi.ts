@@ -11,6 +11,7 @@ import { config as getConditionsConfig, tool as getConditionsTool } from "../../
 import { ERRORS as LIST_COVERAGE_ERRORS, tool as listCoverageTool } from "../../tools/list-coverage.js";
 import { config as recommendSpotConfig, tool as recommendSpotTool } from "../../tools/recommend-spot.js";
 import { DISCLAIMER, SERVICE_NAME } from "../attribution.js";
+import type { Config } from "../config.js";
 import { ERROR_CODES, type ErrorCode } from "../errors.js";
 import { SpotsQuerySchema } from "../facts/spots.js";
 import { CARD_HEIGHT, CARD_WIDTH, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES } from "../limits.js";
@@ -29,8 +30,9 @@ type Json = Record<string, unknown>;
 export const OPERATION_STATUSES = {
   conditions: [400, 404, 422, 429, 503],
   spots: [400, 429],
-  // The spec lists no error for coverage; a repeated `region` is still a 400 (invalid_parameter).
-  coverage: [400],
+  // The spec lists no error for coverage; a repeated `region` is still a 400 (invalid_parameter),
+  // and coverage counts toward the facts caps like the other facts operations.
+  coverage: [400, 429],
   recommendations: [400, 401, 402, 404, 422, 429, 503],
   "best-day": [400, 401, 402, 404, 422, 429, 503],
 } as const;
@@ -100,6 +102,11 @@ const ref = (kind: "schemas" | "headers", id: string) => ({ $ref: `#/components/
 /** Response headers clients rely on; referenced from the responses that carry them. */
 const HEADERS: Record<string, Json> = {
   Link: { description: "Links to the developer docs (rel=service-doc) and this document (rel=service-desc). On every response.", schema: { type: "string" } },
+  "X-Request-Id": {
+    description: "This request's id, as logged; quote it when reporting a problem. A client's own X-Request-Id (1-64 of A-Z a-z 0-9 . _ -) is kept.",
+    schema: { type: "string" },
+  },
+  "WWW-Authenticate": { description: 'The scheme a key is expected in: `Bearer realm="ocean-conditions"`.', schema: { type: "string" } },
   ETag: { description: "Strong validator of the representation; send it back in If-None-Match to get 304 Not Modified.", schema: { type: "string" } },
   "Cache-Control": {
     description: "How long the response may be reused. Forecast-derived resources: `public, max-age=N` with N the seconds until the hourly refresh; error pages `no-store`.",
@@ -117,14 +124,16 @@ const HEADERS: Record<string, Json> = {
   },
 };
 
-const headerRefs = (...names: string[]) => Object.fromEntries(names.map((n) => [n, ref("headers", n)]));
+/** Response headers by name; every response carries Link and X-Request-Id. */
+const headerRefs = (...names: string[]) => Object.fromEntries(["Link", "X-Request-Id", ...names.filter((n) => n !== "Link")].map((n) => [n, ref("headers", n)]));
 
 /** Problem responses per status: every code of that status, or only those in `only`. */
 function problemResponses(statuses: readonly number[], rateLimited: boolean, only?: readonly ErrorCode[]): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const status of statuses) {
     const codes = codesFor(status).filter((c) => !only || only.includes(c));
-    const extra = status === 429 ? (rateLimited ? ["Retry-After", "RateLimit-Policy", "RateLimit"] : ["Retry-After"]) : status === 503 ? ["Retry-After"] : [];
+    const extra =
+      status === 429 ? (rateLimited ? ["Retry-After", "RateLimit-Policy", "RateLimit"] : ["Retry-After"]) : status === 503 ? ["Retry-After"] : status === 401 ? ["WWW-Authenticate"] : [];
     out[String(status)] = {
       description: `Problem: ${codes.map((c) => `\`${c}\``).join(", ")}`,
       headers: headerRefs("Link", ...extra),
@@ -134,10 +143,24 @@ function problemResponses(statuses: readonly number[], rateLimited: boolean, onl
   return out;
 }
 
-/** Keys are optional today and never accepted in the URL (spec section 5); either header works. */
+/** Keys go in either header, never in the URL (spec section 5). `{}` first: calling without one is valid. */
 const OPTIONAL_KEY = [{}, { ServiceKey: [] }, { BearerKey: [] }];
+/** AUTH_MODE=metered: decisions need a key. */
+const REQUIRED_KEY = [{ ServiceKey: [] }, { BearerKey: [] }];
 
-function restOperation(o: { id: string; summary: string; description: string; params: Json[]; schema: string; statuses: readonly number[]; tag: string; only?: readonly ErrorCode[] }): Json {
+export type AuthMode = Config["auth"]["mode"];
+
+function restOperation(o: {
+  id: string;
+  summary: string;
+  description: string;
+  params: Json[];
+  schema: string;
+  statuses: readonly number[];
+  tag: string;
+  only?: readonly ErrorCode[];
+  security?: Json[];
+}): Json {
   const rateLimited = o.statuses.includes(429);
   return {
     get: {
@@ -146,7 +169,7 @@ function restOperation(o: { id: string; summary: string; description: string; pa
       description: o.description,
       tags: [o.tag],
       parameters: o.params,
-      security: OPTIONAL_KEY,
+      security: o.security ?? OPTIONAL_KEY,
       responses: {
         "200": {
           description: "Success",
@@ -264,7 +287,8 @@ function discoveryOperation(id: string, summary: string, description: string, co
   });
 }
 
-function paths(base: string): Record<string, Json> {
+function paths(base: string, auth: AuthMode): Record<string, Json> {
+  const decisionSecurity = auth === "metered" ? REQUIRED_KEY : OPTIONAL_KEY;
   const cardPaths = DISCOVERY.serverCard.paths;
   return {
     "/api/v1/conditions": restOperation({
@@ -293,7 +317,8 @@ function paths(base: string): Record<string, Json> {
       params: parameters(listCoverageTool.config.inputSchema),
       schema: "Coverage",
       statuses: OPERATION_STATUSES.coverage,
-      only: LIST_COVERAGE_ERRORS,
+      // Its handler's codes, and the facts caps' (src/metering/meter.ts; breadth_limit is conditions' only).
+      only: [...LIST_COVERAGE_ERRORS, "rate_limited"],
     }),
     "/api/v1/recommendations": restOperation({
       id: "getRecommendations",
@@ -303,6 +328,7 @@ function paths(base: string): Record<string, Json> {
       params: parameters(recommendSpotTool.config.inputSchema),
       schema: "Recommendation",
       statuses: OPERATION_STATUSES.recommendations,
+      security: decisionSecurity,
     }),
     "/api/v1/best-day": restOperation({
       id: "getBestDay",
@@ -312,6 +338,7 @@ function paths(base: string): Record<string, Json> {
       params: parameters(bestDayTool.config.inputSchema),
       schema: "BestDay",
       statuses: OPERATION_STATUSES["best-day"],
+      security: decisionSecurity,
     }),
     "/cards/{spot}/{date}.png": {
       get: {
@@ -363,10 +390,10 @@ function paths(base: string): Record<string, Json> {
     "/readyz": simpleGet({
       id: "getReadiness",
       summary: "Readiness",
-      description: "200 once the catalogue and tide data are loaded; 503 while starting.",
+      description: "200 once the catalogue and tide data are loaded; 503 while starting and while draining for shutdown (take the instance out of rotation).",
       tag: "service",
       content: { "application/json": { schema: ref("schemas", "Readiness") } },
-      extra: { "503": { description: "Not ready yet", headers: headerRefs("Link"), content: { "application/json": { schema: ref("schemas", "Readiness") } } } },
+      extra: { "503": { description: "Not ready: starting, or draining for shutdown", headers: headerRefs("Retry-After"), content: { "application/json": { schema: ref("schemas", "Readiness") } } } },
     }),
   };
 }
@@ -374,10 +401,15 @@ function paths(base: string): Record<string, Json> {
 /** One line on what the API is; the docs page shows it too. */
 export const API_SUMMARY = "Underwater visibility and dive/snorkel conditions at named spots, 7 days ahead, and the best spot and day per activity.";
 
-let cached: { base: string; doc: Json } | null = null;
+let cached: { base: string; auth: AuthMode; doc: Json } | null = null;
 
-export function openApiDocument(base: string): Json {
-  if (cached?.base === base) return cached.doc;
+/** The document for this deployment: its address, and whether decisions need a key (AUTH_MODE). */
+export function openApiDocument(base: string, auth: AuthMode = "open"): Json {
+  if (cached?.base === base && cached.auth === auth) return cached.doc;
+  const keysNote =
+    auth === "metered"
+      ? "Decisions (recommendations, best-day) need a key; facts stay keyless. Never send a key in the URL."
+      : "Not required today: accepted and ignored. Never send a key in the URL.";
   const doc: Json = {
     openapi: "3.1.0",
     info: {
@@ -392,13 +424,16 @@ export function openApiDocument(base: string): Json {
     servers: [{ url: base }],
     tags: [
       { name: "facts", description: "Conditions, spots and coverage. Free, no key." },
-      { name: "decisions", description: "Recommendations and best day. Free during early access; a key is optional now." },
+      {
+        name: "decisions",
+        description: auth === "metered" ? "Recommendations and best day. A key is required." : "Recommendations and best day. Free during early access; a key is optional now.",
+      },
       { name: "share", description: "Share images and pages for spot cards." },
       { name: "mcp", description: "The Model Context Protocol endpoint: the same four operations as tools." },
       { name: "discovery", description: "Documents that let MCP hosts and registries find the endpoint." },
       { name: "service", description: "This document, the docs page and health checks." },
     ],
-    paths: paths(base),
+    paths: paths(base, auth),
     components: {
       schemas: componentSchemas(),
       headers: HEADERS,
@@ -407,12 +442,12 @@ export function openApiDocument(base: string): Json {
           type: "apiKey",
           in: "header",
           name: "X-Service-Key",
-          description: "Planned API key (prefix ending `live_` or `test_`). Not required today: accepted and ignored. Never send a key in the URL.",
+          description: `API key; its prefix ends \`live_\` or \`test_\` (test keys are never billed). ${keysNote}`,
         },
-        BearerKey: { type: "http", scheme: "bearer", description: "The same planned key as `Authorization: Bearer <key>`. Not required today: accepted and ignored." },
+        BearerKey: { type: "http", scheme: "bearer", description: `The same key as \`Authorization: Bearer <key>\`. ${keysNote}` },
       },
     },
   };
-  cached = { base, doc };
+  cached = { base, auth, doc };
   return doc;
 }
