@@ -126,6 +126,8 @@ async function record(base: string, t: Target) {
 }
 
 async function load(base: string, t: Target) {
+  // Unmeasured warm-up: JIT and caches settle for both servers alike.
+  await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: 1 });
   const r = await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: DURATION_S });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
 }

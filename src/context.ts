@@ -15,6 +15,7 @@ import { createUpstreams, type Upstreams } from "./sources/live.js";
 import { Redis } from "ioredis";
 import { KeyRegistry } from "./metering/keys.js";
 import { Meter } from "./metering/meter.js";
+import { AnswerCache } from "./answer-cache.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ServiceContext {
@@ -33,6 +34,8 @@ export interface ServiceContext {
   cardImages: CardImages;
   /** Keys, rate limits and allotments for every metered call. */
   meter: Meter;
+  /** Answers by operation and arguments, shared by REST and MCP, valid while their data is. */
+  answers: AnswerCache;
   /** Redis connection when REDIS_URL is set (rate-limit counters shared across instances). */
   redis: Redis | null;
   /** The `source` object every JSON body carries. */
@@ -129,6 +132,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     log: opts.log,
     cardImages: opts.cardImages ?? new CardImages(),
     meter,
+    answers: new AnswerCache(opts.clock, forecasts, catalog),
     redis,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),

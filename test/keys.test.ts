@@ -80,6 +80,11 @@ describe("keyed decisions over REST", () => {
     for (let i = 0; i < 4; i++) expect((await svc.get("/api/v1/best-day?activity=dive&spot=molokini-back-wall", withKey(TEST))).status).toBe(200);
   });
 
+  it("lets only the caller's own cache keep a keyed answer", async () => {
+    const r = await svc.get("/api/v1/best-day?activity=dive&spot=molokini-back-wall", withKey(TEST));
+    expect(r.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+  });
+
   it("keeps facts keyless", async () => {
     expect((await svc.get("/api/v1/conditions?spot=hanauma-bay")).status).toBe(200);
     expect((await svc.get("/api/v1/coverage", withKey("oc_live_notissued000000"))).status).toBe(200);

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_ERROR_CODES, ERROR_CODES } from "../src/errors.js";
-import { createApp } from "../src/http/app.js";
+import { API_ROUTES } from "../src/http/api.js";
+import { createExpressApp } from "../src/http/app.js";
 import { OPERATION_STATUSES } from "../src/http/openapi.js";
 import { SHARE_ROUTE_ERRORS } from "../src/http/pages.js";
 import { TOOLS } from "../src/mcp/server.js";
@@ -47,13 +48,14 @@ describe("OpenAPI document", () => {
   });
 
   it("describes every REST endpoint with its parameters and the spec's status codes", () => {
+    // Every REST answer has an ETag, so each also documents 304 for If-None-Match.
     const statuses = (p: string) => Object.keys(doc.paths[p]!.get.responses).sort();
-    expect(statuses("/api/v1/conditions")).toEqual(["200", "400", "404", "422", "429", "503"]);
-    expect(statuses("/api/v1/spots")).toEqual(["200", "400", "429"]);
+    expect(statuses("/api/v1/conditions")).toEqual(["200", "304", "400", "404", "422", "429", "503"]);
+    expect(statuses("/api/v1/spots")).toEqual(["200", "304", "400", "429"]);
     // The spec lists no error for coverage; a repeated `region` is a 400 all the same (found by
     // fuzzing), and coverage counts toward the facts caps.
-    expect(statuses("/api/v1/coverage")).toEqual(["200", "400", "429"]);
-    for (const p of ["/api/v1/recommendations", "/api/v1/best-day"]) expect(statuses(p)).toEqual(["200", "400", "401", "402", "404", "422", "429", "503"]);
+    expect(statuses("/api/v1/coverage")).toEqual(["200", "304", "400", "429"]);
+    for (const p of ["/api/v1/recommendations", "/api/v1/best-day"]) expect(statuses(p)).toEqual(["200", "304", "400", "401", "402", "404", "422", "429", "503"]);
     const params = (p: string) => doc.paths[p]!.get.parameters.map((x) => `${x.name}${x.required ? "*" : ""}`);
     expect(params("/api/v1/conditions")).toEqual(["spot", "lat", "lon", "from", "to"]);
     expect(params("/api/v1/recommendations")).toEqual(["activity*", "region", "spot", "lat", "lon", "radius_km", "date", "limit"]);
@@ -94,8 +96,9 @@ describe("OpenAPI document", () => {
 
 describe("OpenAPI document: every route, not just the REST API", () => {
   it("documents every route the app serves (Express paths as OpenAPI templates)", () => {
-    const app = createApp(svc.ctx) as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
-    const served = new Set<string>();
+    const app = createExpressApp(svc.ctx) as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+    // The REST API is served by its own router (api.ts); everything else by Express.
+    const served = new Set<string>(Object.keys(API_ROUTES).map((p) => `get ${p}`));
     for (const layer of app.router.stack) {
       if (!layer.route) continue;
       // The docs page's assets are content-hashed file names the page links itself; not an API.
@@ -158,12 +161,14 @@ describe("OpenAPI document: every route, not just the REST API", () => {
     expect(readiness.properties!.status!.enum).toEqual(["ok", "starting", "draining"]);
   });
 
-  it("documents the rate-limit headers on rate-limited operations, Retry-After on 429 and 503, WWW-Authenticate on 401, Link and X-Request-Id everywhere", () => {
+  it("documents ETag and Cache-Control on REST answers, the rate-limit headers on rate-limited operations, Retry-After on 429 and 503, WWW-Authenticate on 401, Link and X-Request-Id everywhere", () => {
     for (const [name, statuses] of Object.entries(OPERATION_STATUSES)) {
       const o = op(`/api/v1/${name}`);
       const limited = (statuses as readonly number[]).includes(429);
       const base = ["Link", "X-Request-Id"];
-      expect(headersOf(o, "200"), name).toEqual([...base, ...(limited ? ["RateLimit", "RateLimit-Policy"] : [])].sort());
+      const answer = [...base, "Cache-Control", "ETag", ...(limited ? ["RateLimit", "RateLimit-Policy"] : [])].sort();
+      expect(headersOf(o, "200"), name).toEqual(answer);
+      expect(headersOf(o, "304"), name).toEqual(answer);
       if (limited) expect(headersOf(o, "429"), name).toEqual([...base, "RateLimit", "RateLimit-Policy", "Retry-After"].sort());
       if ((statuses as readonly number[]).includes(503)) expect(headersOf(o, "503"), name).toEqual([...base, "Retry-After"].sort());
       if ((statuses as readonly number[]).includes(401)) expect(headersOf(o, "401"), name).toEqual([...base, "WWW-Authenticate"].sort());
@@ -186,6 +191,7 @@ describe("OpenAPI document: every route, not just the REST API", () => {
       expect(first.headers.get("ratelimit-policy")).toMatch(/^"facts-hour";q=\d+;w=3600/);
       expect(first.headers.get("ratelimit")).toMatch(/^"facts-hour";r=\d+;t=\d+/);
       expect(first.headers.get("x-request-id")).toBeTruthy();
+      for (const h of headersOf(op("/api/v1/coverage"), "200")) expect(first.headers.has(h.toLowerCase()), h).toBe(true);
       await capped.get("/api/v1/coverage");
       const refused = await capped.get("/api/v1/coverage");
       expect(refused.status).toBe(429);

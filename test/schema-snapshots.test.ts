@@ -4,7 +4,9 @@
 // updated on purpose, so every contract change shows up in review as a diff of these files.
 //
 // To accept a deliberate change, update the snapshots and commit them with the change:
-//   npx vitest run -u test/schema-snapshots.test.ts
+//   npx vitest run test/schema-snapshots.test.ts -u
+// (the path goes first: vitest 4's `-u` takes an optional value and would swallow a path after it,
+// then run and update the whole suite).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, type Connected } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";

@@ -25,8 +25,11 @@ export class ForecastService {
   readonly #cache: LRUCache<string, TimedForecast>;
   readonly #inflight = new Map<string, Promise<TimedForecast>>();
 
+  readonly #catalog: Catalog;
+
   constructor(deps: ForecastServiceDeps, catalog: Catalog) {
     this.#deps = deps;
+    this.#catalog = catalog;
     // One entry per spot and hour; twice the catalogue covers the hour boundary.
     this.#cache = new LRUCache({ max: Math.max(64, catalog.spots.length * 2) });
   }
@@ -60,6 +63,12 @@ export class ForecastService {
       this.#inflight.set(flight, pending);
     }
     return pending;
+  }
+
+  /** The version of a spot's current forecast; answers built from another version are stale. */
+  versionOf(spotId: string): string | null {
+    const spot = this.#catalog.spot(spotId);
+    return spot ? this.#key(spot, hourFloor(this.#deps.clock.now())) : null;
   }
 
   /** Null while the source has a refresh due. */

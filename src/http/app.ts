@@ -1,126 +1,108 @@
-// The HTTP surface: REST routes (thin adapters over the tool handlers), discovery documents and
-// pages. Every response carries CORS and the Link header; every error is a problem+json body;
-// every request is logged once with its id, route, status and duration (never keys or queries).
+// The HTTP surface. One prelude for every request (request id, the headers every response carries,
+// the query-size guard, one log line when it finishes), then the REST API's thin node:http router
+// (api.ts) or Express for everything else: MCP, discovery documents, pages, docs, health, 404s.
+// Every error is a problem+json body; logs never contain keys or query strings.
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response } from "express";
-import type { Caller } from "../metering/caller.js";
-import { callerOf } from "./caller.js";
-import type { Operation } from "../metering/meter.js";
 import type { ServiceContext } from "../context.js";
 import { isServiceError, ServiceError } from "../errors.js";
 import { asServiceError } from "../failures.js";
 import { MAX_QUERY_BYTES } from "../limits.js";
-import { getConditions } from "../../tools/get-conditions.js";
-import { listCoverage } from "../../tools/list-coverage.js";
-import { listSpots } from "../facts/spots.js";
-import { recommendSpot } from "../../tools/recommend-spot.js";
-import { bestDay } from "../../tools/best-day.js";
-import { registerDocsPage } from "./docs-page.js";
-import { registerSharePages } from "./pages.js";
-import { linkHeader } from "./server-hooks.js";
-import { sendProblem } from "./problem.js";
-import { openApiDocument } from "./openapi.js";
 import { mountDiscovery } from "../mcp/discovery.js";
 import { mountMcp } from "../mcp/http.js";
-
-type Handler = (req: Request, res: Response) => Promise<unknown> | unknown;
+import { API_ROUTES, serveApi } from "./api.js";
+import { openApiDocument } from "./openapi.js";
+import { registerDocsPage } from "./docs-page.js";
+import { registerSharePages } from "./pages.js";
+import { sendProblem } from "./problem.js";
+import { requestState, setRequestState } from "./request-state.js";
+import { linkHeader as linkHeaderOf } from "./server-hooks.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+export const EXPOSED_HEADERS = "Link, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, ETag";
 
-export function createApp(ctx: ServiceContext): express.Express {
+/** The request listener: prelude, then the API router or Express. */
+export function createApp(ctx: ServiceContext): RequestListener {
+  const app = createExpressApp(ctx);
+  const linkHeader = linkHeaderOf(ctx.links);
+  const logRequests = ctx.log.isLevelEnabled("info");
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    const incoming = req.headers["x-request-id"];
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    setRequestState(res, { id });
+    res.setHeader("X-Request-Id", id);
+    res.setHeader("Link", linkHeader);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    // /mcp checks Origin itself and is not a cross-origin GET API.
+    if (path !== "/mcp") {
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.setHeader("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
+    if (logRequests) {
+      const started = performance.now();
+      res.on("finish", () => {
+        const state = requestState(res);
+        const caller = state?.caller;
+        ctx.log.info(
+          {
+            reqId: id,
+            method: req.method,
+            route: state?.route ?? path,
+            status: res.statusCode,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            caller: caller ? (caller.key ? `key:${caller.key.id}` : caller.id) : undefined,
+            ai: caller?.aiFetcher ?? undefined,
+          },
+          "request",
+        );
+      });
+    }
+    if (q >= 0 && url.length - q - 1 > MAX_QUERY_BYTES) {
+      sendProblem(res, new ServiceError("uri_too_long", `Query strings are limited to ${MAX_QUERY_BYTES} bytes.`), ctx.links.base, ctx.source);
+      return;
+    }
+    const route = API_ROUTES[path];
+    if (route) void serveApi(ctx, route, req, res, q < 0 ? "" : url.slice(q + 1));
+    else app(req, res);
+  };
+}
+
+/** Express, for every route but the REST API (exported for the test that lists the routes). */
+export function createExpressApp(ctx: ServiceContext): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
   app.set("query parser", "simple");
   // X-Forwarded-For is honoured only behind a proxy the operator names (TRUST_PROXY).
   app.set("trust proxy", ctx.config.trustProxy);
-
   app.use((req, res, next) => {
-    const incoming = req.headers["x-request-id"];
-    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader("X-Request-Id", id);
-    const started = performance.now();
+    // The log names the route that answered, not the raw path (ids stay out of route counts).
+    const state = requestState(res);
     res.on("finish", () => {
-      const caller = res.locals.caller as Caller | undefined;
-      ctx.log.info(
-        {
-          reqId: id,
-          method: req.method,
-          route: (req.route as { path?: string } | undefined)?.path ?? req.path,
-          status: res.statusCode,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-          caller: caller ? (caller.key ? `key:${caller.key.id}` : caller.id) : undefined,
-          ai: caller?.aiFetcher ?? undefined,
-        },
-        "request",
-      );
+      const routePath = (req.route as { path?: string } | undefined)?.path;
+      if (state && routePath) state.route = routePath;
     });
     next();
   });
 
-  const link = linkHeader(ctx.links);
-  app.use((req, res, next) => {
-    res.setHeader("Link", link);
-    // /mcp checks Origin itself and is not a cross-origin GET API.
-    if (req.path !== "/mcp") {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-      res.setHeader("Access-Control-Expose-Headers", "Link, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, ETag");
-    }
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    const q = req.url.indexOf("?");
-    if (q >= 0 && req.url.length - q - 1 > MAX_QUERY_BYTES) {
-      return fail(res, new ServiceError("uri_too_long", `Query strings are limited to ${MAX_QUERY_BYTES} bytes.`));
-    }
-    next();
-  });
-
   const fail = (res: Response, err: ServiceError) => sendProblem(res, err, ctx.links.base, ctx.source);
-  const json = (res: Response, body: unknown) => res.type("application/json").send(JSON.stringify(body));
-
-  /**
-   * GET-only JSON route; OPTIONS answers CORS preflight; other methods get 405. A metered route is
-   * admitted first (keys, rate limits) and carries the caller's RateLimit headers.
-   */
-  const route = (path: string, op: Operation | null, handler: Handler) => {
-    app
-      .route(path)
-      .get(async (req, res, next) => {
-        try {
-          const admission = op ? await ctx.meter.admit(op, req.query, callerOf(ctx, req, res), true) : null;
-          for (const [k, v] of Object.entries(admission?.headers ?? {})) res.setHeader(k, v);
-          json(res, await handler(req, res));
-          await admission?.charge();
-        } catch (e) {
-          next(e);
-        }
-      })
-      .options((_req, res) => {
-        res.setHeader("Access-Control-Allow-Methods", "GET, OPTIONS");
-        res.setHeader("Access-Control-Allow-Headers", "Authorization, X-Service-Key, Content-Type");
-        res.setHeader("Access-Control-Max-Age", "86400");
-        res.status(204).end();
-      })
-      .all((req, res) => {
-        res.setHeader("Allow", "GET, OPTIONS");
-        fail(res, new ServiceError("method_not_allowed", `${req.method} is not supported here; use GET.`));
-      });
-  };
+  const json = (res: Response, status: number, body: unknown) => res.status(status).type("application/json").send(JSON.stringify(body));
 
   mountMcp(app, ctx);
   mountDiscovery(app, ctx);
-  route("/api/v1/conditions", "conditions", (req) => getConditions(req.query, ctx));
-  route("/api/v1/spots", "spots", (req) => listSpots(req.query, ctx));
-  route("/api/v1/coverage", "coverage", (req) => listCoverage(req.query, ctx));
-  route("/api/v1/recommendations", "recommendations", (req) => recommendSpot(req.query, ctx));
-  route("/api/v1/best-day", "best-day", (req) => bestDay(req.query, ctx));
-  route("/openapi.json", null, () => openApiDocument(ctx.links.base, ctx.config.auth.mode));
+  app.get("/openapi.json", (_req, res) => json(res, 200, openApiDocument(ctx.links.base, ctx.config.auth.mode)));
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
-  route("/healthz", null, () => ({ status: "ok", source: ctx.source }));
+  app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {
     const checks = { catalog: ctx.catalog.spots.length > 0, tides: ctx.catalog.spots.every((s) => ctx.harmonicTides.station(s.tide_station)), draining: ctx.draining };
     const ready = checks.catalog && checks.tides && !checks.draining;
     if (!ready) res.setHeader("Retry-After", "5");
-    res.status(ready ? 200 : 503).type("application/json").send(JSON.stringify({ status: ready ? "ok" : ctx.draining ? "draining" : "starting", checks, source: ctx.source }));
+    json(res, ready ? 200 : 503, { status: ready ? "ok" : ctx.draining ? "draining" : "starting", checks, source: ctx.source });
   });
   registerSharePages(app, ctx);
   registerDocsPage(app, ctx);

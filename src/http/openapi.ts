@@ -109,7 +109,8 @@ const HEADERS: Record<string, Json> = {
   "WWW-Authenticate": { description: 'The scheme a key is expected in: `Bearer realm="ocean-conditions"`.', schema: { type: "string" } },
   ETag: { description: "Strong validator of the representation; send it back in If-None-Match to get 304 Not Modified.", schema: { type: "string" } },
   "Cache-Control": {
-    description: "How long the response may be reused. Forecast-derived resources: `public, max-age=N` with N the seconds until the hourly refresh; error pages `no-store`.",
+    description:
+      "How long the response may be reused. Forecast-derived answers: `max-age=N` with N the seconds until the hourly refresh, `public` (`private` for the REST API when AUTH_MODE=metered, so a shared cache never hands a keyed answer to an unadmitted caller); error pages `no-store`.",
     schema: { type: "string" },
   },
   "Retry-After": { description: "Seconds to wait before retrying (integer).", schema: { type: "integer", minimum: 1 } },
@@ -173,8 +174,12 @@ function restOperation(o: {
       responses: {
         "200": {
           description: "Success",
-          headers: headerRefs("Link", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
+          headers: headerRefs("ETag", "Cache-Control", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
           content: { "application/json": { schema: ref("schemas", o.schema) } },
+        },
+        "304": {
+          description: "Not modified: If-None-Match named the answer's ETag (the answer changes at most hourly)",
+          headers: headerRefs("ETag", "Cache-Control", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
         },
         ...problemResponses(o.statuses, rateLimited, o.only),
       },

@@ -1,5 +1,5 @@
 // RFC 9457 problem bodies for ServiceErrors: type URI into the OpenAPI document, stable code, source.
-import type { Response } from "express";
+import type { ServerResponse } from "node:http";
 import type { Source } from "../attribution.js";
 import { ServiceError } from "../errors.js";
 
@@ -20,8 +20,12 @@ export function problemBody(err: ServiceError, baseUrl: string, source: Source):
   };
 }
 
-export function sendProblem(res: Response, err: ServiceError, baseUrl: string, source: Source): void {
+export function sendProblem(res: ServerResponse, err: ServiceError, baseUrl: string, source: Source): void {
   for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
   if (err.retryAfterS !== undefined) res.setHeader("Retry-After", String(Math.max(1, Math.ceil(err.retryAfterS))));
-  res.status(err.status).type("application/problem+json").send(JSON.stringify(problemBody(err, baseUrl, source)));
+  const body = Buffer.from(JSON.stringify(problemBody(err, baseUrl, source)));
+  res.statusCode = err.status;
+  res.setHeader("Content-Type", "application/problem+json; charset=utf-8");
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
 }

@@ -6,7 +6,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { Express } from "express";
 import type { ServiceContext } from "../context.js";
-import { callerOf } from "../http/caller.js";
+import { callerOf } from "../http/request-state.js";
 import { MCP_MAX_BODY_BYTES } from "../limits.js";
 import { createMcpServerFactory } from "./server.js";
 

@@ -62,9 +62,11 @@ export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceCon
   try {
     const input = (args ?? {}) as Record<string, unknown>;
     const admission = await ctx.meter.admit(t.operation, input, caller);
-    const result = await t.run(input, ctx);
+    // The same cached answer the REST twin serves; its Markdown is rendered once.
+    const answer = await ctx.answers.get(t.operation, input, () => t.run(input, ctx));
+    answer.markdown ??= t.markdown(answer.value, ctx);
     await admission.charge();
-    return { content: [{ type: "text", text: t.markdown(result, ctx) }], structuredContent: result as Record<string, unknown> };
+    return { content: [{ type: "text", text: answer.markdown }], structuredContent: answer.value as Record<string, unknown> };
   } catch (e) {
     return toolErrorResult(e, ctx, t.name);
   }

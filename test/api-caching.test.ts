@@ -1,0 +1,160 @@
+// Answers are computed once per hour and forecast version, shared by REST and MCP, and REST hands
+// them out with an ETag and a freshness lifetime that ends at the next hourly refresh.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AnswerCache } from "../src/answer-cache.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import { FixedClock } from "../src/clock.js";
+import { connectClient } from "./helpers/mcp.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService({ now: "2026-11-21T19:45:00Z" });
+});
+afterAll(() => svc.close());
+
+const COND = "/api/v1/conditions?spot=hanauma-bay";
+
+describe("REST caching headers", () => {
+  it("gives each answer an ETag and a lifetime that ends at the next hour", async () => {
+    const r = await svc.get(COND);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("etag")).toMatch(/^"[\w-]{27}"$/);
+    // 19:45:00 → 15 minutes until the 20:00 refresh.
+    expect(r.headers.get("cache-control")).toBe("public, max-age=900");
+    expect(Number(r.headers.get("content-length"))).toBe(Buffer.byteLength(await r.text()));
+  });
+
+  it("answers a matching If-None-Match with 304 and no body, in any list form", async () => {
+    const etag = (await svc.get(COND)).headers.get("etag")!;
+    for (const header of [etag, `"other", ${etag}`, `W/${etag}`, "*"]) {
+      const r = await svc.get(COND, { headers: { "If-None-Match": header } });
+      expect(r.status, header).toBe(304);
+      expect(await r.text()).toBe("");
+      expect(r.headers.get("etag")).toBe(etag);
+    }
+    const miss = await svc.get(COND, { headers: { "If-None-Match": '"stale"' } });
+    expect(miss.status).toBe(200);
+  });
+
+  it("answers HEAD with the headers and no body", async () => {
+    const get = await svc.get(COND);
+    const head = await svc.get(COND, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toBe(get.headers.get("etag"));
+    expect(head.headers.get("content-length")).toBe(get.headers.get("content-length"));
+    expect(await head.text()).toBe("");
+  });
+
+  it("treats the same question however the query is written as one answer", async () => {
+    const a = await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu&day=2026-11-22");
+    const b = await svc.get("/api/v1/recommendations?day=2026-11-22&region=us-hi-oahu&activity=snorkel");
+    expect(a.headers.get("etag")).toBe(b.headers.get("etag"));
+  });
+
+  it("serves a new answer once the hour turns", async () => {
+    const before = await svc.json<{ issued_at?: string; generated_at?: string }>(COND);
+    svc.clock.set("2026-11-21T20:00:00Z");
+    try {
+      const after = await svc.json(COND);
+      expect(after.res.headers.get("etag")).not.toBe(before.res.headers.get("etag"));
+      expect(after.res.headers.get("cache-control")).toBe("public, max-age=3600");
+    } finally {
+      svc.clock.set("2026-11-21T19:45:00Z");
+    }
+  });
+
+  it("never caches a problem", async () => {
+    const r = await svc.get("/api/v1/conditions?spot=nowhere");
+    expect(r.status).toBe(404);
+    expect(r.headers.get("etag")).toBeNull();
+  });
+
+  it("shares answers between REST and MCP", async () => {
+    expect((await svc.get("/api/v1/conditions?spot=sharks-cove")).status).toBe(200);
+    const size = svc.ctx.answers.size;
+    const { client, close } = await connectClient(svc.base, "2026-07-28");
+    try {
+      const r = await client.callTool({ name: "get_conditions", arguments: { spot: "sharks-cove" } });
+      expect(r.isError).toBeFalsy();
+      expect(svc.ctx.answers.size).toBe(size);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("answer cache validity", () => {
+  const catalog = Catalog.load();
+  const spot = catalog.spots[0]!;
+  const value = { spot: { id: spot.id } };
+
+  function setup() {
+    const clock = new FixedClock("2026-11-21T19:10:00Z");
+    const versions = new Map<string, string | null>([[spot.id, "v1"]]);
+    const cache = new AnswerCache(clock, { versionOf: (id) => (versions.has(id) ? versions.get(id)! : "v0") }, catalog);
+    let computed = 0;
+    const compute = () => {
+      computed++;
+      return { ...value, n: computed };
+    };
+    return { clock, versions, cache, compute, count: () => computed };
+  }
+
+  it("reuses an answer within the hour and recomputes in the next", async () => {
+    const t = setup();
+    const a = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    const b = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(b).toBe(a);
+    t.clock.advance(50 * 60_000);
+    const c = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(t.count()).toBe(2);
+    expect(c.etag).not.toBe(a.etag);
+  });
+
+  it("recomputes when the forecast it read has a new version", async () => {
+    const t = setup();
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    t.versions.set(spot.id, "v2");
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(t.count()).toBe(2);
+  });
+
+  it("keeps nothing while a forecast has a refresh due", async () => {
+    const t = setup();
+    t.versions.set(spot.id, null);
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(t.count()).toBe(2);
+    expect(t.cache.size).toBe(0);
+  });
+
+  it("computes once for concurrent callers and never keeps a failure", async () => {
+    const t = setup();
+    const [x, y] = await Promise.all([t.cache.get("conditions", { spot: spot.id }, t.compute), t.cache.get("conditions", { spot: spot.id }, t.compute)]);
+    expect(x).toBe(y);
+    expect(t.count()).toBe(1);
+    let failures = 0;
+    const failing = () => {
+      failures++;
+      throw new Error("upstream broke");
+    };
+    await expect(t.cache.get("conditions", { spot: "other" }, failing)).rejects.toThrow("upstream broke");
+    await expect(t.cache.get("conditions", { spot: "other" }, failing)).rejects.toThrow("upstream broke");
+    expect(failures).toBe(2);
+  });
+
+  it("ties a decision to every spot of the regions it covered", async () => {
+    const region = catalog.regions[0]!;
+    const other = region.spots[region.spots.length - 1]!;
+    const clock = new FixedClock("2026-11-21T19:10:00Z");
+    const versions = new Map<string, string>();
+    const cache = new AnswerCache(clock, { versionOf: (id) => versions.get(id) ?? "v0" }, catalog);
+    let n = 0;
+    const compute = () => ({ coverage: { regions: [region.id] }, n: ++n });
+    await cache.get("recommendations", { region: region.id }, compute);
+    versions.set(other.id, "v1");
+    await cache.get("recommendations", { region: region.id }, compute);
+    expect(n).toBe(2);
+  });
+});
