@@ -30,3 +30,13 @@ export const CARD_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 /** Share image size (Open Graph's recommended 1.91:1). */
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
+/**
+ * Slow clients (src/http/server-hooks.ts). The request head must arrive within 10 s and the whole
+ * request within 30 s (bodies are at most MCP_MAX_BODY_BYTES); Node checks both every second.
+ * Idle keep-alive connections stay open 65 s: longer than the 60 s idle timeout of common load
+ * balancers and proxies, so a proxy never reuses a connection this server has just closed.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;

@@ -2,12 +2,12 @@
 // Entry point. `npm start` serves HTTP (REST, MCP at /mcp, pages) until SIGTERM/SIGINT, finishing
 // in-flight requests before exiting. With `--stdio` it serves the same four MCP tools over
 // stdin/stdout for desktop hosts (logs then go to stderr).
-import { createServer } from "node:http";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createContext } from "./context.js";
 import { createApp } from "./http/app.js";
+import { attachClientErrorHandler, createHttpServer } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
 import { createLogger } from "./logger.js";
 import { createMcpServerFactory } from "./mcp/server.js";
@@ -30,7 +30,10 @@ function serveHttp(config: Config): void {
   ctx.upstreams?.start();
   // Parse the share-image fonts now rather than on the first card request (~250 ms once).
   ctx.cardImages.warm().catch((err: unknown) => log.error({ err }, "share-image fonts failed to load"));
-  const server = createServer(createApp(ctx)).listen(config.port, config.host, () => {
+  const server = createHttpServer();
+  attachClientErrorHandler(server, ctx);
+  server.on("request", createApp(ctx));
+  server.listen(config.port, config.host, () => {
     log.info({ port: config.port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
   });
   installGracefulShutdown(server, ctx, log);

@@ -64,7 +64,7 @@ export function resolveSpot(catalog: Catalog, id: string): Spot {
   if (spot) return spot;
   const guesses = catalog.search(id.replace(/[-_]+/g, " ")).slice(0, 3);
   const hint = guesses.length > 0 ? ` Did you mean ${guesses.map((s) => `\`${s.id}\``).join(", ")}?` : "";
-  const form = SPOT_ID_PATTERN.test(id) ? "" : " Spot ids are lower-case letters, digits and hyphens (^[a-z0-9-]{1,64}$).";
+  const form = SPOT_ID_PATTERN.test(id) ? "" : ` Spot ids are lower-case letters, digits and hyphens (${SPOT_ID_PATTERN.source}).`;
   throw new ServiceError("unknown_spot", `No spot with id \`${id}\`.${form}${hint} The list of spots is at /api/v1/spots.`);
 }
 

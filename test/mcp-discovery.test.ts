@@ -64,6 +64,11 @@ describe("server card", () => {
     const etag = a.headers.get("etag")!;
     const again = await svc.get("/.well-known/mcp/server-card.json", { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
+    // As caches send it: a list, with the weak form.
+    const listed = await svc.get("/.well-known/mcp/server-card.json", { headers: { "If-None-Match": `"other", W/${etag}` } });
+    expect(listed.status).toBe(304);
+    const other = await svc.get("/.well-known/mcp/server-card.json", { headers: { "If-None-Match": '"other"' } });
+    expect(other.status).toBe(200);
   });
 });
 

@@ -12,7 +12,7 @@ import { ServiceError } from "../src/errors.js";
 import { provenanceOf } from "../src/forecast/engine.js";
 import { isDaylightSlot } from "../src/forecast/periods.js";
 import { round } from "../src/geo.js";
-import { HORIZON_DAYS, MAX_RANGE_DAYS, REFRESH_MS, SNAP_DISTANCE_KM } from "../src/limits.js";
+import { HORIZON_DAYS, MAX_RANGE_DAYS, REFRESH_MS, SNAP_DISTANCE_KM, SPOT_ID_PATTERN } from "../src/limits.js";
 import { parseDate, parsePoint, parseSpotId, resolveSpot, type Raw } from "../src/params.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { regionRef } from "../src/schemas/refs.js";
@@ -31,7 +31,7 @@ export const config = {
     `${SNAP_DISTANCE_KM} km). Units: feet/metres, knots, °C, tide in feet above MLLW, directions are where it comes FROM. ` +
     "To choose between spots or days for an activity, use recommend_spot or best_day instead.",
   inputSchema: z.object({
-    spot: z.string().regex(/^[a-z0-9-]{1,64}$/).optional().describe("Spot id, e.g. hanauma-bay"),
+    spot: z.string().regex(SPOT_ID_PATTERN).optional().describe("Spot id, e.g. hanauma-bay"),
     lat: z.number().min(-90).max(90).optional().describe("Latitude, decimal degrees (with lon)"),
     lon: z.number().min(-180).max(180).optional().describe("Longitude, decimal degrees (with lat)"),
     from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe("First spot-local date, YYYY-MM-DD; default today"),

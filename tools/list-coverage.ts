@@ -1,10 +1,12 @@
 // list_coverage — the regions and spots covered, each region's decision support level, and how
-// each activity is modelled. REST twin: GET /api/v1/coverage. Never fails: an unknown region
-// filter gives an empty list and a note saying so.
+// each activity is modelled. REST twin: GET /api/v1/coverage. An unknown region filter is not an
+// error: it gives an empty list and a note saying so. Errors: invalid_parameter (400) for a region
+// given more than once or as a non-text value.
 import { z } from "zod";
 import { ACTIVITIES } from "../src/activities.js";
 import { sourceLine } from "../src/attribution.js";
 import type { ServiceContext } from "../src/context.js";
+import type { ErrorCode } from "../src/errors.js";
 import { HORIZON_DAYS } from "../src/limits.js";
 import { optionalString, type Raw } from "../src/params.js";
 import { CoverageSchema, type CoverageJson } from "../src/schemas/catalog.js";
@@ -24,6 +26,9 @@ export const config = {
   }),
   outputSchema: CoverageSchema,
 };
+
+/** Every code listCoverage can refuse with (the OpenAPI document lists these). */
+export const ERRORS = ["invalid_parameter"] as const satisfies readonly ErrorCode[];
 
 export interface ListCoverageInput {
   region?: Raw;

@@ -15,7 +15,7 @@ import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, NOTHING_CONSIDERED } from "../src/decisions/response.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
-import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, SPOT_ID_PATTERN } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, localDate } from "../src/time/zone.js";
@@ -34,7 +34,7 @@ export const config = {
   inputSchema: z.object({
     activity: z.enum(ACTIVITY_IDS).describe("snorkel, dive, freedive, spearfish (surf returns activity_not_modeled)"),
     region: z.string().max(64).optional().describe("Region id from list_coverage, e.g. us-hi-oahu"),
-    spot: z.string().regex(/^[a-z0-9-]{1,64}$/).optional().describe("Spot id: judge just this spot"),
+    spot: z.string().regex(SPOT_ID_PATTERN).optional().describe("Spot id: judge just this spot"),
     lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
     lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
     radius_km: z.number().gt(0).max(MAX_RADIUS_KM).optional().describe(`Around lat/lon; default ${DEFAULT_RADIUS_KM}`),

@@ -9,7 +9,7 @@ import type { Caveat } from "../decisions/caveats.js";
 import { bestDaylightPeriod, screenCandidates } from "../decisions/evaluate.js";
 import { buildPick } from "../decisions/pick.js";
 import { assertWithinHorizon, parseActivity } from "../decisions/request.js";
-import { ServiceError } from "../errors.js";
+import { ServiceError, type ErrorCode } from "../errors.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
 import { optionalString, parseDate, parseSpotId, resolveSpot, type Raw } from "../params.js";
 import type { SpotCardJson } from "../schemas/decisions.js";
@@ -55,9 +55,21 @@ export interface SpotDayInput {
  */
 const NATIVE = activityById("snorkel");
 
+/** Every code spotDay (and so the share image and page) can refuse with; the OpenAPI document lists these. */
+export const SPOT_DAY_ERRORS = [
+  "one_spot_per_request",
+  "invalid_date",
+  "unknown_activity",
+  "unknown_spot",
+  "outside_horizon",
+  "data_unavailable",
+  "unavailable",
+] as const satisfies readonly ErrorCode[];
+
 /**
  * Resolves and judges one spot/date/activity. Errors: unknown_spot (404), invalid_date and
- * unknown_activity (400), outside_horizon (422) — the same codes recommend_spot gives for them.
+ * unknown_activity (400), outside_horizon (422) — the same codes recommend_spot gives for them —
+ * and the forecast's own data_unavailable (503); see SPOT_DAY_ERRORS.
  */
 export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise<SpotDay> {
   const spotId = parseSpotId(input.spot);

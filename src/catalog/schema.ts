@@ -1,6 +1,7 @@
 // Shape of the catalogue data files in data/regions/*.json: regions, their spots, and
 // what we know about each spot. Validated once at start-up; a bad file stops the service.
 import { z } from "zod";
+import { SPOT_ID_PATTERN } from "../limits.js";
 
 export const OCTANTS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
 export const Octant = z.enum(OCTANTS);
@@ -24,7 +25,7 @@ const Month12 = <T extends z.ZodType>(t: T) => z.array(t).length(12);
 
 export const SpotRecord = z
   .object({
-    id: z.string().regex(/^[a-z0-9-]{1,64}$/),
+    id: z.string().regex(SPOT_ID_PATTERN),
     name: z.string().min(1),
     lat: z.number().min(-90).max(90),
     lon: z.number().min(-180).max(180),

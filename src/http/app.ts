@@ -11,12 +11,14 @@ import { isServiceError, ServiceError } from "../errors.js";
 import { asServiceError } from "../failures.js";
 import { MAX_QUERY_BYTES } from "../limits.js";
 import { mountDiscovery } from "../mcp/discovery.js";
-import { createMcpRoute } from "../mcp/http.js";
+import { createMcpRoute, MCP_PATH } from "../mcp/http.js";
 import { API_ROUTES, serveApi } from "./api.js";
 import { openApiDocument } from "./openapi.js";
+import { registerDocsPage } from "./docs-page.js";
 import { registerSharePages } from "./pages.js";
 import { sendProblem } from "./problem.js";
 import { applyCommonHeaders, requestState, setRequestState } from "./request-state.js";
+import { linkHeader as linkHeaderOf } from "./server-hooks.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export const EXPOSED_HEADERS = "Link, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, ETag";
@@ -25,7 +27,7 @@ export const EXPOSED_HEADERS = "Link, RateLimit, RateLimit-Policy, Retry-After, 
 export function createApp(ctx: ServiceContext): RequestListener {
   const app = createExpressApp(ctx);
   const mcp = createMcpRoute(ctx);
-  const linkHeader = `<${ctx.links.docs}>; rel="service-doc", <${ctx.links.openapi}>; rel="service-desc"; type="application/openapi+json"`;
+  const linkHeader = linkHeaderOf(ctx.links);
   const logRequests = ctx.log.isLevelEnabled("info");
   const common = ["Link", linkHeader, "X-Content-Type-Options", "nosniff"];
   const withCors = [...common, "Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", EXPOSED_HEADERS];
@@ -37,7 +39,7 @@ export function createApp(ctx: ServiceContext): RequestListener {
     const incoming = req.headers["x-request-id"];
     const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     // /mcp checks Origin itself and is not a cross-origin GET API.
-    setRequestState(res, { id, headers: ["X-Request-Id", id, ...(path === "/mcp" ? common : withCors)] });
+    setRequestState(res, { id, headers: ["X-Request-Id", id, ...(path === MCP_PATH ? common : withCors)] });
     if (logRequests) {
       const started = performance.now();
       res.on("finish", () => {
@@ -65,7 +67,7 @@ export function createApp(ctx: ServiceContext): RequestListener {
     }
     const route = API_ROUTES[path];
     if (route) void serveApi(ctx, route, req, res, q < 0 ? "" : url.slice(q + 1));
-    else if (path === "/mcp") void mcp(req, res);
+    else if (path === MCP_PATH) void mcp(req, res);
     else {
       applyCommonHeaders(res);
       app(req, res);
@@ -73,7 +75,8 @@ export function createApp(ctx: ServiceContext): RequestListener {
   };
 }
 
-function createExpressApp(ctx: ServiceContext): express.Express {
+/** Express, for every route but the REST API (exported for the test that lists the routes). */
+export function createExpressApp(ctx: ServiceContext): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
@@ -94,7 +97,7 @@ function createExpressApp(ctx: ServiceContext): express.Express {
   const json = (res: Response, status: number, body: unknown) => res.status(status).type("application/json").send(JSON.stringify(body));
 
   mountDiscovery(app, ctx);
-  app.get("/openapi.json", (_req, res) => json(res, 200, openApiDocument(ctx.links.base)));
+  app.get("/openapi.json", (_req, res) => json(res, 200, openApiDocument(ctx.links.base, ctx.config.auth.mode)));
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {
@@ -104,6 +107,7 @@ function createExpressApp(ctx: ServiceContext): express.Express {
     json(res, ready ? 200 : 503, { status: ready ? "ok" : ctx.draining ? "draining" : "starting", checks, source: ctx.source });
   });
   registerSharePages(app, ctx);
+  registerDocsPage(app, ctx);
 
   app.use((req, res) => fail(res, new ServiceError("not_found", `No route for ${req.method} ${req.path}. The API is described at ${ctx.links.openapi}.`)));
 

@@ -2,12 +2,12 @@
 // spot forecast page (HTML, with HTML error pages). Caching follows the forecast: it changes only
 // on the hour, so responses may be reused until then, and a card's ETag is its content key.
 import type { Express, NextFunction, Request, Response } from "express";
-import { spotDay } from "../cards/spot-day.js";
+import { SPOT_DAY_ERRORS, spotDay } from "../cards/spot-day.js";
 import type { ServiceContext } from "../context.js";
-import { isServiceError, ServiceError } from "../errors.js";
+import { isServiceError, ServiceError, type ErrorCode } from "../errors.js";
 import { REFRESH_MS } from "../limits.js";
 import { cardImageModel } from "../share/card-image.js";
-import { forecastPage } from "../share/forecast-page.js";
+import { FORECAST_PAGE_ERRORS, forecastPage } from "../share/forecast-page.js";
 import { PAGE_CSP } from "../share/html.js";
 import { errorPage, sharePage } from "../share/share-page.js";
 
@@ -25,6 +25,17 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
+/**
+ * Every code each route can refuse with, for the OpenAPI document: its handler's, plus
+ * invalid_parameter for a path segment that is not valid percent-encoding (the router refuses it
+ * before the handler runs).
+ */
+export const SHARE_ROUTE_ERRORS = {
+  cardImage: [...SPOT_DAY_ERRORS, "invalid_parameter"],
+  sharePage: [...SPOT_DAY_ERRORS, "invalid_parameter"],
+  forecastPage: [...FORECAST_PAGE_ERRORS, "invalid_parameter"],
+} as const satisfies Record<string, readonly ErrorCode[]>;
+
 export function registerSharePages(app: Express, ctx: ServiceContext): void {
   const cacheFor = (res: Response, builtFor: Date) =>
     res.setHeader("Cache-Control", `public, max-age=${secondsUntilRefresh(builtFor, ctx.clock.now())}`);
@@ -33,6 +44,12 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
     res.setHeader("Content-Security-Policy", PAGE_CSP);
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.status(status).type("text/html; charset=utf-8").send(body);
+  };
+
+  const sendErrorPage = (res: Response, err: ServiceError) => {
+    if (err.retryAfterS !== undefined) res.setHeader("Retry-After", String(err.retryAfterS));
+    res.setHeader("Cache-Control", "no-store");
+    sendPage(res, err.status, errorPage(err.status, err.title.charAt(0).toUpperCase() + err.title.slice(1), err.detail, ctx));
   };
 
   /** HTML routes answer errors with an HTML page carrying the problem's status. */
@@ -44,10 +61,15 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
       } catch (e) {
         const err = isServiceError(e) ? e : new ServiceError("unavailable", "The page could not be built just now; please retry shortly.", { retryAfterS: 30 });
         if (!isServiceError(e)) ctx.log.error({ err: e, path: req.path }, "page failed");
-        if (err.retryAfterS !== undefined) res.setHeader("Retry-After", String(err.retryAfterS));
-        res.setHeader("Cache-Control", "no-store");
-        sendPage(res, err.status, errorPage(err.status, err.title.charAt(0).toUpperCase() + err.title.slice(1), err.detail, ctx));
+        sendErrorPage(res, err);
       }
+    });
+    // A path segment that is not valid percent-encoding fails in the router, before the route runs:
+    // answer it with an HTML page too, not the API's problem+json. Mounted on the fixed prefix, as a
+    // pattern with parameters would fail to decode in the same way.
+    app.use(path.slice(0, path.indexOf("/:")), (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+      if ((err as { status?: number }).status !== 400) return next(err);
+      sendErrorPage(res, new ServiceError("invalid_parameter", "This address is not valid: part of it is not correctly percent-encoded."));
     });
   };
 

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Express, Request, Response } from "express";
 import type { ServiceContext } from "../context.js";
+import { etagMatches } from "../http/pages.js";
 import { PROJECT_ROOT } from "../paths.js";
 import { SERVER_INFO } from "./server.js";
 
@@ -15,8 +16,23 @@ export interface DiscoveryDocument {
   contentType: string;
 }
 
+/** Where each discovery document is served, and as what (the OpenAPI document lists the same). */
+export const DISCOVERY = {
+  serverCard: { paths: ["/.well-known/mcp/server-card.json", "/mcp/server-card"], template: ".well-known/mcp/server-card.json", contentType: "application/mcp-server-card+json" },
+  registry: { paths: ["/server.json"], template: "server.json", contentType: "application/json" },
+  aiCatalog: { paths: ["/.well-known/ai-catalog.json"], contentType: "application/json" },
+} as const;
+
+const readTemplate = (relPath: string) => readFileSync(join(PROJECT_ROOT, relPath), "utf8");
+
+/** The MCP protocol versions the server card advertises: the card template is where they are listed. */
+export function advertisedProtocolVersions(): string[] {
+  const card = JSON.parse(readTemplate(DISCOVERY.serverCard.template)) as { remotes: { supportedProtocolVersions: string[] }[] };
+  return card.remotes[0]!.supportedProtocolVersions;
+}
+
 function render(relPath: string, base: string, contentType: string): DiscoveryDocument {
-  const template = readFileSync(join(PROJECT_ROOT, relPath), "utf8");
+  const template = readTemplate(relPath);
   const body = JSON.stringify(JSON.parse(template.replaceAll("{{PUBLIC_BASE_URL}}", base)));
   const parsed = JSON.parse(body) as { name: string; version: string };
   if (parsed.name !== SERVER_INFO.name || parsed.version !== SERVER_INFO.version) {
@@ -27,13 +43,13 @@ function render(relPath: string, base: string, contentType: string): DiscoveryDo
 
 export function mountDiscovery(app: Express, ctx: ServiceContext): void {
   const base = ctx.links.base;
-  const card = render(".well-known/mcp/server-card.json", base, "application/mcp-server-card+json");
-  const registry = render("server.json", base, "application/json");
+  const card = render(DISCOVERY.serverCard.template, base, DISCOVERY.serverCard.contentType);
+  const registry = render(DISCOVERY.registry.template, base, DISCOVERY.registry.contentType);
   const catalogBody = JSON.stringify({
     specVersion: "1.0",
     entries: [{ identifier: `urn:air:${new URL(base).host}:mcp:ocean-conditions`, type: "application/mcp-server-card+json", url: `${base}/mcp/server-card` }],
   });
-  const catalog: DiscoveryDocument = { body: catalogBody, etag: `"${createHash("sha256").update(catalogBody).digest("base64url").slice(0, 22)}"`, contentType: "application/json" };
+  const catalog: DiscoveryDocument = { body: catalogBody, etag: `"${createHash("sha256").update(catalogBody).digest("base64url").slice(0, 22)}"`, contentType: DISCOVERY.aiCatalog.contentType };
 
   const serve = (doc: DiscoveryDocument) => (req: Request, res: Response) => {
     res.setHeader("Access-Control-Allow-Origin", "*");
@@ -43,10 +59,11 @@ export function mountDiscovery(app: Express, ctx: ServiceContext): void {
     res.setHeader("Cache-Control", "public, max-age=3600");
     res.setHeader("ETag", doc.etag);
     if (req.method === "OPTIONS") return void res.status(204).end();
-    if (req.headers["if-none-match"] === doc.etag) return void res.status(304).end();
+    // Lists and weak forms too (`W/"…"`, `*`), as the share image does: caches and CDNs send them.
+    if (etagMatches(req.get("If-None-Match"), doc.etag)) return void res.status(304).end();
     res.status(200).type(doc.contentType).send(doc.body);
   };
-  for (const path of ["/.well-known/mcp/server-card.json", "/mcp/server-card"]) app.get(path, serve(card)).options(path, serve(card));
-  app.get("/server.json", serve(registry));
-  app.get("/.well-known/ai-catalog.json", serve(catalog));
+  for (const path of DISCOVERY.serverCard.paths) app.get(path, serve(card)).options(path, serve(card));
+  for (const path of DISCOVERY.registry.paths) app.get(path, serve(registry));
+  for (const path of DISCOVERY.aiCatalog.paths) app.get(path, serve(catalog));
 }

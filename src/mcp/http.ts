@@ -23,6 +23,9 @@ import type { Operation } from "../metering/meter.js";
 import type { Raw } from "../params.js";
 import { createMcpServerFactory, TOOLS, type CallRecord } from "./server.js";
 
+/** Where the endpoint is served (the discovery documents and OpenAPI name it too). */
+export const MCP_PATH = "/mcp";
+
 /** Request headers that never reach the SDK's answer: transport, identity (metered by us), tracing. */
 const NOT_IN_ANSWER = new Set([
   "host",

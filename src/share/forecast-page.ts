@@ -9,6 +9,7 @@ import { formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } fr
 import { HORIZON_DAYS } from "../limits.js";
 import { optionalString, type Raw } from "../params.js";
 import type { ConditionsJson } from "../schemas/conditions.js";
+import type { ErrorCode } from "../errors.js";
 import { addDays, dateLabel, isValidDate, localDate, shortDate, zonedInstant } from "../time/zone.js";
 import { DAY_MS } from "../clock.js";
 import { getConditions } from "../../tools/get-conditions.js";
@@ -44,6 +45,12 @@ export interface RenderedPage {
   /** The hour the forecast behind the page was built for. */
   builtFor: Date;
 }
+
+/**
+ * Every code the forecast page can refuse with (a bad `date` or `activity` is ignored, so only the
+ * spot can be refused): get_conditions' spot rules and the forecast's data_unavailable.
+ */
+export const FORECAST_PAGE_ERRORS = ["missing_location", "one_spot_per_request", "unknown_spot", "data_unavailable", "unavailable"] as const satisfies readonly ErrorCode[];
 
 export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext): Promise<RenderedPage> {
   const c: ConditionsJson = await getConditions({ spot: input.spot }, ctx);

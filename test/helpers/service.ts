@@ -1,11 +1,12 @@
 // Test harness: the real service (context + Express app) on an ephemeral 127.0.0.1 port, with a
 // pinned clock. Each call starts its own server; `close()` stops it.
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FixedClock } from "../../src/clock.js";
 import { loadConfig } from "../../src/config.js";
 import { createContext, type ContextOptions, type ServiceContext } from "../../src/context.js";
 import { createApp } from "../../src/http/app.js";
+import { attachClientErrorHandler, createHttpServer, type ServerTimeouts } from "../../src/http/server-hooks.js";
 import { createLogger } from "../../src/logger.js";
 
 export interface TestService {
@@ -22,6 +23,8 @@ export interface StartOptions extends Partial<Omit<ContextOptions, "config" | "c
   /** Pinned time (default 2026-11-21T19:00:00Z = 09:00 in Honolulu, 11:00 in San Diego). */
   now?: string;
   env?: Record<string, string>;
+  /** Server timeouts (default: the service's own); slow-client tests shorten them. */
+  timeouts?: ServerTimeouts;
 }
 
 export const DEFAULT_NOW = "2026-11-21T19:00:00Z";
@@ -36,14 +39,15 @@ export const NO_RATE_LIMITS = {
 };
 
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
-  const server = createServer();
+  const server = createHttpServer(opts.timeouts);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "silent", ...NO_RATE_LIMITS, ...opts.env });
   const clock = new FixedClock(opts.now ?? DEFAULT_NOW);
-  const { now: _now, env: _env, ...rest } = opts;
+  const { now: _now, env: _env, timeouts: _timeouts, ...rest } = opts;
   const ctx = createContext({ config, clock, ...rest, log: rest.log ?? createLogger("silent") });
+  attachClientErrorHandler(server, ctx);
   server.on("request", createApp(ctx));
   const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, init);
   return {

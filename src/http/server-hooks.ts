@@ -1,0 +1,110 @@
+// The Node HTTP server around the Express app: timeouts for slow clients, and answers to requests
+// Node refuses before Express sees them (headers over the 16 KiB limit, malformed HTTP, clients too
+// slow to send their headers). Used by src/main.ts and by the test harness, so tests run the same server.
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { ServiceContext } from "../context.js";
+import { ServiceError, type ErrorCode } from "../errors.js";
+import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, REQUEST_TIMEOUT_MS } from "../limits.js";
+import { problemBody } from "./problem.js";
+
+export interface ServerTimeouts {
+  /** Whole request head (request line and headers) must arrive within this. */
+  headersTimeoutMs: number;
+  /** Whole request, body included, must arrive within this (responses are not limited). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** How often Node checks the two timeouts above; a slow client is cut off up to this much late. */
+  checkIntervalMs: number;
+}
+
+export const SERVER_TIMEOUTS: ServerTimeouts = {
+  headersTimeoutMs: HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+  checkIntervalMs: CONNECTIONS_CHECK_INTERVAL_MS,
+};
+
+/** The total size of a request head Node accepts (its default, 16 KiB, unless --max-http-header-size). */
+export const MAX_HEADER_BYTES = maxHeaderSize;
+
+/**
+ * An HTTP server with the service's timeouts; attach the app with `server.on("request", app)`.
+ * The check interval can only be given here (Node reads it when the server is constructed).
+ */
+export function createHttpServer(timeouts: ServerTimeouts = SERVER_TIMEOUTS): Server {
+  const server = createServer({
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    connectionsCheckingInterval: timeouts.checkIntervalMs,
+  });
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  // Node 20 closes idle connections once, when close() is called. A keep-alive connection whose
+  // request was still in flight would then stay open for the whole keep-alive timeout after its
+  // response, holding a graceful shutdown open; once the server stops listening, tell the client
+  // not to reuse the connection and close it as soon as its response is done.
+  server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+    if (!server.listening) res.shouldKeepAlive = false;
+    res.on("finish", () => {
+      if (!server.listening) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  return server;
+}
+
+/** The Link header every response carries: the developer docs and the OpenAPI document. */
+export function linkHeader(links: ServiceContext["links"]): string {
+  return `<${links.docs}>; rel="service-doc", <${links.openapi}>; rel="service-desc"; type="application/openapi+json"`;
+}
+
+const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 414: "URI Too Long", 431: "Request Header Fields Too Large" };
+
+/** What a parser error means for the caller: a problem, or (timeouts) a bare status. */
+function classify(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): { status: number; code?: ErrorCode; detail?: string } {
+  switch (err.code) {
+    case "HPE_HEADER_OVERFLOW": {
+      // The request line counts toward the same limit. When the packet holds the start of the request
+      // and its first line alone is over the limit, it was the URL that was too long.
+      const packet = err.rawPacket?.toString("latin1") ?? "";
+      const lineEnd = packet.indexOf("\r\n");
+      const urlTooLong = /^[A-Z]+ \S/.test(packet) && (lineEnd === -1 || lineEnd > MAX_HEADER_BYTES);
+      return urlTooLong
+        ? { status: 414, code: "uri_too_long", detail: `Query strings are limited to ${MAX_QUERY_BYTES} bytes (and the whole request head to ${MAX_HEADER_BYTES}).` }
+        : { status: 431, code: "header_too_large", detail: `Request headers are limited to ${MAX_HEADER_BYTES} bytes in total.` };
+    }
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      // The client is too slow to finish its request; it gets a status, not a body it would not read.
+      return { status: 408 };
+    default:
+      return { status: 400, code: "invalid_parameter", detail: "The request is not valid HTTP/1.1 and could not be read." };
+  }
+}
+
+/**
+ * Answers what Node's parser refuses (431, 414, 400 as problem+json; 408 for slow clients) instead of
+ * Node's bodiless default, then closes the connection. Call once, after the context exists.
+ */
+export function attachClientErrorHandler(server: Server, ctx: ServiceContext): void {
+  server.on("clientError", (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    // As Node's own handler: write only if nothing of a response has gone out on this socket.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { status, code, detail } = classify(err);
+    const body = code ? JSON.stringify(problemBody(new ServiceError(code, detail!), ctx.links.base, ctx.source)) : "";
+    const head = [
+      `HTTP/1.1 ${status} ${REASONS[status]}`,
+      "Connection: close",
+      "X-Content-Type-Options: nosniff",
+      "Access-Control-Allow-Origin: *",
+      `Link: ${linkHeader(ctx.links)}`,
+      ...(code ? ["Content-Type: application/problem+json"] : []),
+      `Content-Length: ${Buffer.byteLength(body)}`,
+    ];
+    ctx.log.debug({ err: err.code, status }, "client error");
+    socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+  });
+}

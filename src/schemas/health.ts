@@ -1,0 +1,14 @@
+// Bodies of the liveness and readiness checks (GET /healthz, GET /readyz), for the OpenAPI document.
+// Loose objects: a check may add detail beside `status` without breaking a caller that reads only it.
+import { z } from "zod";
+import { SourceSchema } from "./common.js";
+
+export const HealthSchema = z.looseObject({ status: z.literal("ok"), source: SourceSchema }).meta({ id: "Health", description: "The process is up and answering." });
+
+export const ReadinessSchema = z
+  .looseObject({
+    status: z.enum(["ok", "starting", "draining"]).meta({ description: "ok: catalogue and tide data are loaded; starting: not yet; draining: shutting down" }),
+    checks: z.looseObject({ catalog: z.boolean(), tides: z.boolean(), draining: z.boolean() }),
+    source: SourceSchema,
+  })
+  .meta({ id: "Readiness", description: "Whether this instance should receive traffic." });
