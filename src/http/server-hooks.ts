@@ -19,6 +19,9 @@ export interface ServerTimeouts {
   checkIntervalMs: number;
 }
 
+/** How often idle connections are closed while the server shuts down. */
+const CLOSE_SWEEP_MS = 50;
+
 export const SERVER_TIMEOUTS: ServerTimeouts = {
   headersTimeoutMs: HEADERS_TIMEOUT_MS,
   requestTimeoutMs: REQUEST_TIMEOUT_MS,
@@ -42,14 +45,19 @@ export function createHttpServer(timeouts: ServerTimeouts = SERVER_TIMEOUTS): Se
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
   // Node 20 closes idle connections once, when close() is called. A keep-alive connection whose
   // request was still in flight would then stay open for the whole keep-alive timeout after its
-  // response, holding a graceful shutdown open; once the server stops listening, tell the client
-  // not to reuse the connection and close it as soon as its response is done.
-  server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
-    if (!server.listening) res.shouldKeepAlive = false;
-    res.on("finish", () => {
-      if (!server.listening) setImmediate(() => server.closeIdleConnections());
+  // response, holding a graceful shutdown open. So once close() is called, requests still arriving
+  // are told not to reuse their connection, and idle connections are swept until the server has
+  // closed (nothing is added to the per-request path while serving).
+  const close = server.close.bind(server);
+  server.close = (callback?: (err?: Error) => void) => {
+    server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+      res.shouldKeepAlive = false;
     });
-  });
+    const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_SWEEP_MS);
+    sweep.unref();
+    server.once("close", () => clearInterval(sweep));
+    return close(callback);
+  };
   return server;
 }
 
