@@ -82,7 +82,7 @@ const TARGETS: Target[] = [
 
 async function startService(port: number): Promise<{ proc: ChildProcess; firstAnswerMs: number }> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ["dist/src/main.js"], {
+  const proc = spawn(process.execPath, START_ARGS, {
     cwd: PROJECT_ROOT,
     stdio: "ignore",
     env: {
@@ -113,6 +113,14 @@ async function startService(port: number): Promise<{ proc: ChildProcess; firstAn
   }
 }
 
+/** `npm start`'s node flags and entry, read from package.json so the bench runs what users run. */
+const START_ARGS = (() => {
+  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  const [node, ...rest] = pkg.scripts.start.split(/\s+/);
+  if (node !== "node") throw new Error(`npm start is expected to run node, not ${node}`);
+  return rest;
+})();
+
 const SKIP_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding", "x-request-id", "ratelimit", "ratelimit-policy"]);
 
 async function record(base: string, t: Target) {
@@ -137,9 +145,10 @@ async function load(base: string, t: Target) {
  * Latency of one caller waiting on each answer: sequential requests on one keep-alive connection,
  * timed in this process to the microsecond (autocannon reports whole milliseconds).
  */
-async function sequentialLatency(base: string, t: Target, n = 3000) {
+async function sequentialLatency(base: string, t: Target, n = 3000, bodyOf: (i: number) => string | undefined = () => t.body) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(base + t.path);
+  let i = 0;
   const once = () =>
     new Promise<void>((resolve, reject) => {
       const req = request(url, { method: t.method, headers: t.headers, agent }, (res) => {
@@ -147,7 +156,7 @@ async function sequentialLatency(base: string, t: Target, n = 3000) {
         res.on("end", resolve);
       });
       req.on("error", reject);
-      req.end(t.body);
+      req.end(bodyOf(i++));
     });
   for (let i = 0; i < 300; i++) await once();
   const times: number[] = [];
@@ -166,46 +175,64 @@ interface Row {
   service: { rps: number; p50: number; p99: number };
   bare: { rps: number; p50: number; p99: number };
   ratio: number;
+  /** Peak RSS of the service from its start to the end of this target's load. */
+  peakRssMbSoFar: number;
 }
+
+const isImage = (t: Target) => t.path.startsWith("/cards/");
 
 async function httpRound(round: number) {
   const port = await freePort();
   const { proc, firstAnswerMs } = await startService(port);
   const base = `http://127.0.0.1:${port}`;
+  let peakRssKb = 0;
+  const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, rssKb(proc.pid!))), 100);
+
+  // The share-image renderer loads on the first PNG: the API and MCP go first, so the peak RSS
+  // without it is measured too.
   const recorded: Record<string, Awaited<ReturnType<typeof record>>> = {};
-  for (const t of TARGETS) recorded[`${t.method} ${t.path}`] = await record(base, t);
   const file = join(PROJECT_ROOT, "bench/results/responses.json");
+  for (const t of TARGETS.filter((x) => !isImage(x))) recorded[`${t.method} ${t.path}`] = await record(base, t);
   writeFileSync(file, JSON.stringify(recorded));
   const barePort = await freePort();
   const bare = fork(join(PROJECT_ROOT, "bench/bare-server.mjs"), [file, String(barePort)], { stdio: "ignore" });
   await new Promise((resolve) => bare.once("message", resolve));
   const bareBase = `http://127.0.0.1:${barePort}`;
 
-  let peakRssKb = 0;
-  const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, rssKb(proc.pid!))), 100);
   const rows: Row[] = [];
-  for (const t of TARGETS) {
+  const measure = async (t: Target) => {
     // Alternate which goes first, so warm-up of the machine favours neither.
     const first = round % 2 === 0;
     const a = first ? await load(base, t) : null;
     const b = await load(bareBase, t);
     const s = a ?? (await load(base, t));
     if (s.non2xx || s.errors) console.warn(`${t.name}: ${s.non2xx} non-2xx, ${s.errors} errors`);
-    rows.push({ name: t.name, bytes: recorded[`${t.method} ${t.path}`]!.bytes, service: s, bare: b, ratio: s.rps / b.rps });
-  }
+    rows.push({ name: t.name, bytes: recorded[`${t.method} ${t.path}`]!.bytes, service: s, bare: b, ratio: s.rps / b.rps, peakRssMbSoFar: peakRssKb / 1024 });
+  };
+  for (const t of TARGETS.filter((x) => !isImage(x))) await measure(t);
   // MCP tools/call against its REST twin, as one waiting caller sees them.
   const restTwin = TARGETS.find((t) => t.name === "conditions")!;
   const mcpCall = TARGETS.find((t) => t.name === "mcp get_conditions")!;
   const latency = {
     rest: await sequentialLatency(base, restTwin),
     mcp: await sequentialLatency(base, mcpCall),
+    // Every call different (a new client version each time): never a replay, the SDK answers each.
+    mcpSdk: await sequentialLatency(base, mcpCall, 1500, (i) => mcpCall.body!.replace('"version":"1"', `"version":"1.${i}"`)),
     bareRest: await sequentialLatency(bareBase, restTwin),
     bareMcp: await sequentialLatency(bareBase, mcpCall),
   };
+  const peakRssMbBeforeImages = peakRssKb / 1024;
+
+  for (const t of TARGETS.filter(isImage)) recorded[`${t.method} ${t.path}`] = await record(base, t);
+  writeFileSync(file, JSON.stringify(recorded));
+  bare.send("reload");
+  await new Promise((resolve) => bare.once("message", resolve));
+  for (const t of TARGETS.filter(isImage)) await measure(t);
+
   clearInterval(sampler);
   proc.kill("SIGTERM");
   bare.kill("SIGTERM");
-  return { rows, latency, peakRssMb: peakRssKb / 1024, firstAnswerMs };
+  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, firstAnswerMs };
 }
 
 /** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
@@ -230,12 +257,17 @@ async function coldImage() {
   return { oursP50: median(ours), bareP50: median(bare), ratio: median(ours) / median(bare) };
 }
 
-/** Recommendations for the 20-spot region with every cache empty: a new context each time. */
-async function coldRecommendations(iterations = 25) {
+/**
+ * Recommendations for the 20-spot region with every cache empty: a new context each time. `warm`:
+ * after the start-up warm-up (tide tables), as any request after start-up finds it; otherwise
+ * truly nothing computed, as a request arriving in the first few hundred ms would.
+ */
+async function coldRecommendations(warm: boolean, iterations = 25) {
   const times: number[] = [];
   let spots = 0;
   for (let i = 0; i < iterations; i++) {
     const ctx = createContext({ config: loadConfig({ DATA_SOURCE: "offline", LOG_LEVEL: "silent" }), clock: new FixedClock(`${today}T19:00:00Z`), log: createLogger("silent") });
+    if (warm) await ctx.warmUp();
     spots = ctx.catalog.region(REGION)!.spots.length;
     const t0 = performance.now();
     await recommendSpot({ activity: "snorkel", region: REGION }, ctx);
@@ -246,10 +278,11 @@ async function coldRecommendations(iterations = 25) {
 }
 
 mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
-const rounds: { http: Awaited<ReturnType<typeof httpRound>>; image: Awaited<ReturnType<typeof coldImage>>; cold: Awaited<ReturnType<typeof coldRecommendations>> }[] = [];
+type Cold = Awaited<ReturnType<typeof coldRecommendations>>;
+const rounds: { http: Awaited<ReturnType<typeof httpRound>>; image: Awaited<ReturnType<typeof coldImage>>; cold: Cold; coldNoWarmUp: Cold }[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   console.log(`round ${r + 1}/${ROUNDS}`);
-  rounds.push({ http: await httpRound(r), image: await coldImage(), cold: await coldRecommendations() });
+  rounds.push({ http: await httpRound(r), image: await coldImage(), cold: await coldRecommendations(true), coldNoWarmUp: await coldRecommendations(false) });
 }
 const byName = (name: string) => rounds.map((r) => r.http.rows.find((x) => x.name === name)!);
 const summary = {
@@ -269,12 +302,16 @@ const summary = {
     };
   }),
   latencyMs: Object.fromEntries(
-    (["rest", "mcp", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k].p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k].p99)), 3) }]),
+    (["rest", "mcp", "mcpSdk", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k].p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k].p99)), 3) }]),
   ),
   mcpVsRestP50: round(median(rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50))),
+  mcpSdkVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpSdk.p50 / r.http.latency.rest.p50))),
   image: { oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
   coldRecommendations: { spots: rounds[0]!.cold.spots, p50Ms: round(median(rounds.map((r) => r.cold.p50)), 1), p90Ms: round(median(rounds.map((r) => r.cold.p90)), 1) },
+  coldRecommendationsNoWarmUp: { p50Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p50)), 1), p90Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p90)), 1) },
   peakRssMb: round(Math.max(...rounds.map((r) => r.http.peakRssMb)), 0),
+  // Before the first PNG: the share-image renderer (satori, yoga, resvg, fonts) loads on first use.
+  peakRssMbBeforeImages: round(Math.max(...rounds.map((r) => r.http.peakRssMbBeforeImages)), 0),
   firstAnswerMs: round(median(rounds.map((r) => r.http.firstAnswerMs)), 0),
 };
 writeFileSync(join(PROJECT_ROOT, "bench/results/latest.json"), `${JSON.stringify({ summary, rounds }, null, 2)}\n`);

@@ -28,13 +28,12 @@ function serveHttp(config: Config): void {
   const log = createLogger(config.logLevel);
   const ctx = createContext({ config, clock: systemClock, log });
   ctx.upstreams?.start();
-  // Parse the share-image fonts now rather than on the first card request (~250 ms once).
-  ctx.cardImages.warm().catch((err: unknown) => log.error({ err }, "share-image fonts failed to load"));
   const server = createHttpServer();
   attachClientErrorHandler(server, ctx);
   server.on("request", createApp(ctx));
   server.listen(config.port, config.host, () => {
     log.info({ port: config.port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
+    ctx.warmUp().catch((err: unknown) => log.error({ err }, "warm-up failed"));
   });
   installGracefulShutdown(server, ctx, log);
 }
@@ -44,6 +43,7 @@ function serveMcpStdio(config: Config): void {
   const ctx = createContext({ config, clock: systemClock, log });
   ctx.upstreams?.start();
   serveStdio(createMcpServerFactory(ctx), { onerror: (err) => log.error({ err }, "stdio error") });
+  ctx.warmUp().catch((err: unknown) => log.error({ err }, "warm-up failed"));
   log.info({ data: config.dataSource, spots: ctx.catalog.spots.length }, "serving MCP over stdio");
 }
 

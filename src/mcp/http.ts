@@ -92,16 +92,24 @@ function toolCallOf(req: IncomingMessage, body: unknown): ToolCall | null {
 }
 
 /** The body's chunks; `over` when it passes the limit (the SDK then answers 413 from what was read). */
-async function readBody(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; over: boolean }> {
+function readBody(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; over: boolean }> {
   const chunks: Buffer[] = [];
-  if (Number(req.headers["content-length"]) > limit) return { chunks, over: true };
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > limit) return { chunks, over: true };
-  }
-  return { chunks, over: false };
+  if (Number(req.headers["content-length"]) > limit) return Promise.resolve({ chunks, over: true });
+  // Events rather than an async iterator: a tool call's body is one chunk, and this is per call.
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        req.off("data", onData).off("end", onEnd).off("error", reject);
+        req.pause();
+        resolve({ chunks, over: true });
+      }
+    };
+    const onEnd = () => resolve({ chunks, over: false });
+    req.on("data", onData).on("end", onEnd).on("error", reject);
+  });
 }
 
 export interface McpRoute {
@@ -154,7 +162,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     let body: unknown;
     if (!over) {
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        body = JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"));
       } catch {
         body = undefined; // the SDK answers -32700
       }
@@ -166,11 +174,14 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       try {
         const admission = await ctx.meter.admit(replay.op, toolCall.args, caller);
         await admission.charge();
-        const out = Buffer.concat([replay.prefix, Buffer.from(`${JSON.stringify(toolCall.id)}}`)]);
+        const tail = Buffer.from(`${JSON.stringify(toolCall.id)}}`);
         const state = requestState(res);
         if (state) state.replayed = true;
-        writeHeadAll(res, replay.status, [...replay.headers, "Content-Length", String(out.length)]);
-        res.end(out);
+        writeHeadAll(res, replay.status, [...replay.headers, "Content-Length", String(replay.prefix.length + tail.length)]);
+        // Stored bytes and the caller's id in one write, without copying the stored bytes (end uncorks).
+        res.cork();
+        res.write(replay.prefix);
+        res.end(tail);
         return;
       } catch (e) {
         // Refused (rate limit, key): the SDK answers with the tool error, without admitting again.

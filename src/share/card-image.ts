@@ -2,9 +2,9 @@
 // for it, and the renderer (satori → SVG → resvg → PNG) with a byte-bounded cache keyed by the
 // model's content, ETags, and one render per key however many requests arrive at once.
 import { createHash } from "node:crypto";
-import { Resvg } from "@resvg/resvg-js";
+import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import { LRUCache } from "lru-cache";
-import satori, { type Font } from "satori";
+import type { Font, default as Satori } from "satori";
 import type { SpotDay } from "../cards/spot-day.js";
 import { splitMetric } from "../format.js";
 import { CARD_CACHE_MAX_BYTES, CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
@@ -184,14 +184,22 @@ export interface RenderedCard {
   etag: string;
 }
 
+/** The renderer's libraries and fonts, loaded on first use (they add ~150 ms and ~30 MB to start-up). */
+interface Engine {
+  satori: typeof Satori;
+  Resvg: typeof ResvgClass;
+  fonts: Font[];
+}
+
 export class CardImages {
-  readonly #fonts: Font[];
+  readonly #givenFonts: Font[] | undefined;
+  #engine: Promise<Engine> | undefined;
   readonly #cache: LRUCache<string, Buffer>;
   readonly #inflight = new Map<string, Promise<Buffer>>();
   #renders = 0;
 
   constructor(opts: { fonts?: Font[]; maxBytes?: number } = {}) {
-    this.#fonts = opts.fonts ?? loadCardFonts();
+    this.#givenFonts = opts.fonts;
     this.#cache = new LRUCache({ maxSize: opts.maxBytes ?? CARD_CACHE_MAX_BYTES, sizeCalculation: (png) => png.length });
   }
 
@@ -226,12 +234,23 @@ export class CardImages {
   /** Renders without the cache. */
   async render(model: CardImageModel): Promise<Buffer> {
     this.#renders++;
-    const svg = await satori(cardElement(model), { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: this.#fonts });
+    const { satori, Resvg, fonts } = await this.#load();
+    const svg = await satori(cardElement(model), { width: CARD_WIDTH, height: CARD_HEIGHT, fonts });
     return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
   }
 
-  /** Parses the fonts ahead of the first request (satori parses them on first use, ~250 ms). */
+  /** Loads the renderer and parses the fonts ahead of the first request (satori parses them on first use, ~250 ms). */
   async warm(): Promise<void> {
-    await satori(el({ fontFamily: CARD_FONT_FAMILY }, "warm"), { width: 10, height: 10, fonts: this.#fonts });
+    const { satori, fonts } = await this.#load();
+    await satori(el({ fontFamily: CARD_FONT_FAMILY }, "warm"), { width: 10, height: 10, fonts });
+  }
+
+  #load(): Promise<Engine> {
+    this.#engine ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(([s, r]) => ({
+      satori: s.default,
+      Resvg: r.Resvg,
+      fonts: this.#givenFonts ?? loadCardFonts(),
+    }));
+    return this.#engine;
   }
 }

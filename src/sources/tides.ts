@@ -63,9 +63,13 @@ export class HarmonicTideSource implements TideSource {
   /**
    * Computes the high/low tables of the given stations for the days around `now`, so that no
    * request pays for harmonic prediction (~1–3 ms a station): tides are as static as the catalogue.
+   * One station at a time, yielding in between, so requests arriving meanwhile are not held up.
    */
-  warm(stationIds: Iterable<string>, now: Date): void {
-    for (const id of new Set(stationIds)) this.extremesSync(id, new Date(now.getTime() - 5 * DAY_MS), new Date(now.getTime() + 10 * DAY_MS));
+  async warm(stationIds: Iterable<string>, now: Date): Promise<void> {
+    for (const id of new Set(stationIds)) {
+      this.extremesSync(id, new Date(now.getTime() - 5 * DAY_MS), new Date(now.getTime() + 10 * DAY_MS));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   station(id: string): TideStationRecord | undefined {
