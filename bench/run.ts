@@ -125,13 +125,21 @@ const SKIP_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-enco
 
 async function record(base: string, t: Target) {
   let res: Response | null = null;
-  for (let i = 0; i < 3; i++) res = await fetch(base + t.path, { method: t.method, headers: t.headers, body: t.body });
+  let firstMs = 0;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    res = await fetch(base + t.path, { method: t.method, headers: t.headers, body: t.body });
+    if (i === 0) {
+      await res.clone().arrayBuffer();
+      firstMs = performance.now() - t0;
+    }
+  }
   const body = Buffer.from(await res!.arrayBuffer());
   const headers: Record<string, string> = {};
   res!.headers.forEach((v, k) => {
     if (!SKIP_HEADERS.has(k)) headers[k] = v;
   });
-  return { status: res!.status, headers, body: body.toString("base64"), bytes: body.length };
+  return { status: res!.status, headers, body: body.toString("base64"), bytes: body.length, firstMs };
 }
 
 async function load(base: string, t: Target) {
@@ -224,6 +232,8 @@ async function httpRound(round: number) {
   const peakRssMbBeforeImages = peakRssKb / 1024;
 
   for (const t of TARGETS.filter(isImage)) recorded[`${t.method} ${t.path}`] = await record(base, t);
+  // The first PNG loads the renderer (libraries, fonts) and renders: what the first share costs.
+  const firstImageMs = Math.max(...TARGETS.filter(isImage).map((t) => recorded[`${t.method} ${t.path}`]!.firstMs));
   writeFileSync(file, JSON.stringify(recorded));
   bare.send("reload");
   await new Promise((resolve) => bare.once("message", resolve));
@@ -232,7 +242,7 @@ async function httpRound(round: number) {
   clearInterval(sampler);
   proc.kill("SIGTERM");
   bare.kill("SIGTERM");
-  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, firstAnswerMs };
+  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, firstAnswerMs, firstImageMs };
 }
 
 /** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
@@ -313,6 +323,7 @@ const summary = {
   // Before the first PNG: the share-image renderer (satori, yoga, resvg, fonts) loads on first use.
   peakRssMbBeforeImages: round(Math.max(...rounds.map((r) => r.http.peakRssMbBeforeImages)), 0),
   firstAnswerMs: round(median(rounds.map((r) => r.http.firstAnswerMs)), 0),
+  firstImageMs: round(median(rounds.map((r) => r.http.firstImageMs)), 0),
 };
 writeFileSync(join(PROJECT_ROOT, "bench/results/latest.json"), `${JSON.stringify({ summary, rounds }, null, 2)}\n`);
 console.log(JSON.stringify(summary, null, 2));

@@ -130,13 +130,14 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       const answer = extra?.call.answered;
       const call = extra?.toolCall;
       if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
-      const text = await response.text();
-      const id = `${JSON.stringify(call.id)}}`;
-      if (text.endsWith(`"id":${id}`)) {
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const id = Buffer.from(`${JSON.stringify(call.id)}}`);
+      const idAt = bytes.length - id.length;
+      if (idAt > 5 && bytes.subarray(idAt - 5, idAt).toString("latin1") === '"id":' && bytes.subarray(idAt).equals(id)) {
         const headers = [...response.headers].filter(([k]) => k !== "content-length").flat();
-        replays.set(call.key, { op: call.op, args: call.args, answer, status: response.status, headers, prefix: Buffer.from(text.slice(0, text.length - id.length)) });
+        replays.set(call.key, { op: call.op, args: call.args, answer, status: response.status, headers, prefix: bytes.subarray(0, idAt) });
       }
-      return new Response(text, { status: response.status, headers: response.headers });
+      return new Response(bytes, { status: response.status, headers: response.headers });
     },
   };
   const node = toNodeHandler(keeping, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });

@@ -5,7 +5,8 @@
 // argument then becomes a tool error carrying the REST code (`invalid_limit`, `unknown_activity`,
 // …) instead of the SDK's text-only "Input validation error".
 // Output: the advertised schema admits both the success object and the tool-error object, so a
-// host validating structuredContent accepts every result; success results are validated for real.
+// host validating structuredContent accepts every result; success results are validated for real,
+// once per answer object.
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ServiceContext } from "../context.js";
@@ -71,13 +72,21 @@ export function advertisedOutput(schema: z.ZodType): StandardWithJson {
     anyOf: [successBody, failureBody],
     $defs: { ...(successDefs as JsonSchema | undefined), ...(failureDefs as JsonSchema | undefined) },
   };
+  // A cached answer is one object served to every caller: it is validated the first time only
+  // (a 35 KB answer takes about 0.2 ms to validate). The value itself is passed on, so MCP sends
+  // exactly what REST sends.
+  const validated = new WeakSet<object>();
   return {
     "~standard": {
       version: 1,
       vendor: "ocean-conditions",
       validate: (value) => {
+        const isObject = typeof value === "object" && value !== null;
+        if (isObject && validated.has(value)) return { value };
         const r = schema.safeParse(value);
-        return r.success ? { value: r.data } : { issues: r.error.issues.map((i) => ({ message: `${i.path.join(".")}: ${i.message}` })) };
+        if (!r.success) return { issues: r.error.issues.map((i) => ({ message: `${i.path.join(".")}: ${i.message}` })) };
+        if (isObject) validated.add(value);
+        return { value };
       },
       jsonSchema: { input: () => json, output: () => json },
     },
