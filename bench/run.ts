@@ -3,7 +3,7 @@
 // (share image vs a bare satori+resvg render of the same tree; recommendations for the 20-spot
 // region with empty caches), peak RSS under load and start-to-first-answer. Several rounds,
 // medians reported. Results: bench/results/latest.json and the table in BENCHMARKS.md.
-//   npm run bench [-- --rounds 3 --duration 5 --connections 10]
+//   npm run bench [-- --rounds 3 --duration 5 --connections 10] [-- --update-doc]
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -26,7 +26,12 @@ import { loadCardFonts } from "../src/share/fonts.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 
 const { values: args } = parseArgs({
-  options: { rounds: { type: "string", default: "3" }, duration: { type: "string", default: "5" }, connections: { type: "string", default: "10" } },
+  options: {
+    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "5" },
+    connections: { type: "string", default: "10" },
+    "update-doc": { type: "boolean", default: false },
+  },
 });
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
@@ -142,11 +147,24 @@ async function record(base: string, t: Target) {
   return { status: res!.status, headers, body: body.toString("base64"), bytes: body.length, firstMs };
 }
 
-async function load(base: string, t: Target) {
+/** CPU time (user + system) a process has used, in ms (Linux clock ticks are 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Throughput and latency under load, and the server's CPU time per request: with the load generator
+ * on the same two cores, throughput ratios are squeezed towards 1 whenever the client is the
+ * bottleneck, while CPU per request shows what each answer costs the server.
+ */
+async function load(base: string, t: Target, pid: number) {
   // Unmeasured warm-up: JIT and caches settle for both servers alike.
   await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: 1 });
+  const cpu0 = cpuMs(pid);
   const r = await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: DURATION_S });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  const cpuUsPerRequest = ((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.requests.total);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUsPerRequest, non2xx: r.non2xx, errors: r.errors };
 }
 
 /**
@@ -180,8 +198,8 @@ async function sequentialLatency(base: string, t: Target, n = 3000, bodyOf: (i: 
 interface Row {
   name: string;
   bytes: number;
-  service: { rps: number; p50: number; p99: number };
-  bare: { rps: number; p50: number; p99: number };
+  service: { rps: number; p50: number; p99: number; cpuUsPerRequest: number };
+  bare: { rps: number; p50: number; p99: number; cpuUsPerRequest: number };
   ratio: number;
   /** Peak RSS of the service from its start to the end of this target's load. */
   peakRssMbSoFar: number;
@@ -211,9 +229,9 @@ async function httpRound(round: number) {
   const measure = async (t: Target) => {
     // Alternate which goes first, so warm-up of the machine favours neither.
     const first = round % 2 === 0;
-    const a = first ? await load(base, t) : null;
-    const b = await load(bareBase, t);
-    const s = a ?? (await load(base, t));
+    const a = first ? await load(base, t, proc.pid!) : null;
+    const b = await load(bareBase, t, bare.pid!);
+    const s = a ?? (await load(base, t, proc.pid!));
     if (s.non2xx || s.errors) console.warn(`${t.name}: ${s.non2xx} non-2xx, ${s.errors} errors`);
     rows.push({ name: t.name, bytes: recorded[`${t.method} ${t.path}`]!.bytes, service: s, bare: b, ratio: s.rps / b.rps, peakRssMbSoFar: peakRssKb / 1024 });
   };
@@ -264,7 +282,7 @@ async function coldImage() {
     bare.push(performance.now() - t0);
   }
   await ctx.close();
-  return { oursP50: median(ours), bareP50: median(bare), ratio: median(ours) / median(bare) };
+  return { oursP50: median(ours), bareP50: median(bare), ratio: median(ours) / median(bare), spots: ours.length };
 }
 
 /**
@@ -306,17 +324,21 @@ const summary = {
       serviceRps: round(median(rs.map((x) => x.service.rps)), 0),
       bareRps: round(median(rs.map((x) => x.bare.rps)), 0),
       ratio: round(median(rs.map((x) => x.ratio))),
+      ratioRange: [round(Math.min(...rs.map((x) => x.ratio))), round(Math.max(...rs.map((x) => x.ratio)))],
       serviceP50: median(rs.map((x) => x.service.p50)),
       serviceP99: median(rs.map((x) => x.service.p99)),
       bareP50: median(rs.map((x) => x.bare.p50)),
+      serviceCpuUs: round(median(rs.map((x) => x.service.cpuUsPerRequest)), 0),
+      bareCpuUs: round(median(rs.map((x) => x.bare.cpuUsPerRequest)), 0),
     };
   }),
   latencyMs: Object.fromEntries(
     (["rest", "mcp", "mcpSdk", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k].p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k].p99)), 3) }]),
   ),
   mcpVsRestP50: round(median(rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50))),
+  mcpVsRestRange: [round(Math.min(...rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50))), round(Math.max(...rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50)))],
   mcpSdkVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpSdk.p50 / r.http.latency.rest.p50))),
-  image: { oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
+  image: { spots: rounds[0]!.image.spots, oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
   coldRecommendations: { spots: rounds[0]!.cold.spots, p50Ms: round(median(rounds.map((r) => r.cold.p50)), 1), p90Ms: round(median(rounds.map((r) => r.cold.p90)), 1) },
   coldRecommendationsNoWarmUp: { p50Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p50)), 1), p90Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p90)), 1) },
   peakRssMb: round(Math.max(...rounds.map((r) => r.http.peakRssMb)), 0),
@@ -326,4 +348,62 @@ const summary = {
   firstImageMs: round(median(rounds.map((r) => r.http.firstImageMs)), 0),
 };
 writeFileSync(join(PROJECT_ROOT, "bench/results/latest.json"), `${JSON.stringify({ summary, rounds }, null, 2)}\n`);
-console.log(JSON.stringify(summary, null, 2));
+
+// --- the report: every figure with its target ---
+
+type Summary = typeof summary;
+const THROUGHPUT_TARGETS: Record<string, number | null> = {
+  conditions: 0.7,
+  coverage: 0.7,
+  recommendations: 0.5,
+  "best-day": 0.5,
+  "mcp get_conditions": null,
+  "share png (cached)": 0.7,
+};
+const verdict = (ok: boolean) => (ok ? "met" : "**not met**");
+
+function report(x: Summary): string {
+  const day = new Date().toISOString().slice(0, 10);
+  const lines = [
+    `Measured ${day} on ${x.machine.cpus} cores (${x.machine.cpu}), ${x.machine.memGb} GB, Node ${x.machine.node}; ` +
+      `${x.settings.rounds} rounds of ${x.settings.durationS} s per target at ${x.settings.connections} connections, medians (range across rounds).`,
+    "",
+    "| Route (warm) | Body | Service req/s | Bare req/s | Ratio | Target | | p50 / p99 ms | CPU per request, service / bare |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...x.http.map((h) => {
+      const target = THROUGHPUT_TARGETS[h.name];
+      const t = target === null || target === undefined ? "—" : `≥ ${target}`;
+      const v = target === null || target === undefined ? "" : verdict(h.ratio >= target);
+      return `| ${h.name} | ${(h.bytes / 1024).toFixed(1)} KB | ${h.serviceRps} | ${h.bareRps} | ${h.ratio.toFixed(2)} (${h.ratioRange[0]!.toFixed(2)}–${h.ratioRange[1]!.toFixed(2)}) | ${t} | ${v} | ${h.serviceP50} / ${h.serviceP99} | ${h.serviceCpuUs} / ${h.bareCpuUs} µs |`;
+    }),
+    "",
+    "| Figure | Measured | Baseline (same run) | Ratio | Target | |",
+    "|---|---|---|---|---|---|",
+    `| MCP \`tools/call get_conditions\` latency vs its REST twin (one caller, p50) | ${(x.latencyMs.mcp!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcp!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.rest!.p99 * 1000).toFixed(0)}) | ${x.mcpVsRestP50.toFixed(2)} (${x.mcpVsRestRange[0]!.toFixed(2)}–${x.mcpVsRestRange[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.mcpVsRestP50 <= 1.3)} |`,
+    `| … a call the SDK answers (first of its kind) | ${(x.latencyMs.mcpSdk!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcpSdk!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs | ${x.mcpSdkVsRestP50.toFixed(2)} | — | |`,
+    `| … the same bytes from the bare server, MCP vs REST | ${(x.latencyMs.bareMcp!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareRest!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareMcp!.p50 / x.latencyMs.bareRest!.p50).toFixed(2)} | — | |`,
+    `| Cold share PNG (cache miss, p50 over ${x.image.spots} spots) | ${x.image.oursP50Ms} ms | bare satori + resvg ${x.image.bareP50Ms} ms | ${x.image.ratio.toFixed(2)} | ≤ 1.2 | ${verdict(x.image.ratio <= 1.2)} |`,
+    `| First PNG after start (loads the renderer) | ${x.firstImageMs} ms | | | — | |`,
+    `| Cold recommendations, ${x.coldRecommendations.spots}-spot region, empty caches after start-up | p50 ${x.coldRecommendations.p50Ms} ms (p90 ${x.coldRecommendations.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendations.p50Ms <= 30)} |`,
+    `| … nothing computed yet (tide tables too) | p50 ${x.coldRecommendationsNoWarmUp.p50Ms} ms (p90 ${x.coldRecommendationsNoWarmUp.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendationsNoWarmUp.p50Ms <= 30)} |`,
+    `| Peak RSS under load, API and MCP | ${x.peakRssMbBeforeImages} MB | | | ≤ 150 MB | ${verdict(x.peakRssMbBeforeImages <= 150)} |`,
+    `| Peak RSS under load, share images too | ${x.peakRssMb} MB | | | ≤ 150 MB | ${verdict(x.peakRssMb <= 150)} |`,
+    `| Process start to first answer | ${x.firstAnswerMs} ms | | | ≤ 1000 ms | ${verdict(x.firstAnswerMs <= 1000)} |`,
+  ];
+  return lines.join("\n");
+}
+
+const table = report(summary);
+console.log(`\n${table}\n`);
+// --update-doc: replace the results section of BENCHMARKS.md (between its markers) with this run.
+if (args["update-doc"]) {
+  const doc = join(PROJECT_ROOT, "BENCHMARKS.md");
+  const text = readFileSync(doc, "utf8");
+  const start = "<!-- results:start -->";
+  const end = "<!-- results:end -->";
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error("BENCHMARKS.md has no results markers");
+  writeFileSync(doc, `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`);
+  console.log("BENCHMARKS.md updated");
+}

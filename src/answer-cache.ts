@@ -80,10 +80,9 @@ export class AnswerCache {
     return pending;
   }
 
-  /** The cached answer if one is stored and still valid; never computes. */
-  peek(op: Operation, args: Record<string, unknown>): CachedAnswer<unknown> | undefined {
-    const hit = this.#entries.get(AnswerCache.key(op, args));
-    return hit && this.#valid(hit) ? hit : undefined;
+  /** Whether an answer handed out earlier is still right: same hour, same versions of what it read. */
+  isCurrent(answer: CachedAnswer<unknown>): boolean {
+    return this.#valid(answer);
   }
 
   get size(): number {

@@ -53,8 +53,7 @@ const REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
 
 interface Replay {
   op: Operation;
-  args: Record<string, Raw>;
-  /** The answer the response was built from: the replay is valid while it is the cached one. */
+  /** The answer the response was built from: the replay is valid while that answer is current. */
   answer: CachedAnswer<unknown>;
   status: number;
   /** The SDK's response headers as a flat name/value list. */
@@ -82,11 +81,8 @@ function toolCallOf(req: IncomingMessage, body: unknown): ToolCall | null {
   const args = params.arguments ?? {};
   if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
   let key = "";
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (!NOT_IN_ANSWER.has(name)) key += `${name}:${raw[i + 1]}\n`;
-  }
+  const headers = req.headers;
+  for (const name in headers) if (!NOT_IN_ANSWER.has(name)) key += `${name}:${String(headers[name])}\n`;
   key += JSON.stringify({ ...body, id: null });
   return { id, op, args: args as Record<string, Raw>, key };
 }
@@ -135,7 +131,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       const idAt = bytes.length - id.length;
       if (idAt > 5 && bytes.subarray(idAt - 5, idAt).toString("latin1") === '"id":' && bytes.subarray(idAt).equals(id)) {
         const headers = [...response.headers].filter(([k]) => k !== "content-length").flat();
-        replays.set(call.key, { op: call.op, args: call.args, answer, status: response.status, headers, prefix: bytes.subarray(0, idAt) });
+        replays.set(call.key, { op: call.op, answer, status: response.status, headers, prefix: bytes.subarray(0, idAt) });
       }
       return new Response(bytes, { status: response.status, headers: response.headers });
     },
@@ -171,7 +167,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     const call: CallRecord = { caller };
     const toolCall = toolCallOf(req, body);
     const replay = toolCall && replays.get(toolCall.key);
-    if (toolCall && replay && ctx.answers.peek(replay.op, replay.args) === replay.answer) {
+    if (toolCall && replay && ctx.answers.isCurrent(replay.answer)) {
       try {
         const admission = await ctx.meter.admit(replay.op, toolCall.args, caller);
         await admission.charge();
