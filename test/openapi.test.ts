@@ -9,7 +9,7 @@ import { ALL_ERROR_CODES, ERROR_CODES } from "../src/errors.js";
 import { API_ROUTES } from "../src/http/api.js";
 import { createExpressApp } from "../src/http/app.js";
 import { OPERATION_STATUSES } from "../src/http/openapi.js";
-import { SHARE_ROUTE_ERRORS } from "../src/http/pages.js";
+import { CARD_IMAGE_PATH, SHARE_ROUTE_ERRORS } from "../src/http/pages.js";
 import { MCP_PATH } from "../src/mcp/http.js";
 import { TOOLS } from "../src/mcp/server.js";
 import { startService, type TestService } from "./helpers/service.js";
@@ -98,8 +98,9 @@ describe("OpenAPI document", () => {
 describe("OpenAPI document: every route, not just the REST API", () => {
   it("documents every route the app serves (Express paths as OpenAPI templates)", () => {
     const app = createExpressApp(svc.ctx) as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
-    // The REST API and /mcp are served from node:http (api.ts, mcp/http.ts); everything else by Express.
-    const served = new Set<string>([...Object.keys(API_ROUTES).map((p) => `get ${p}`), `post ${MCP_PATH}`]);
+    // The REST API, /mcp and the card image are served from node:http (api.ts, mcp/http.ts, pages.ts);
+    // everything else by Express.
+    const served = new Set<string>([...Object.keys(API_ROUTES).map((p) => `get ${p}`), `post ${MCP_PATH}`, `get ${CARD_IMAGE_PATH}`]);
     for (const layer of app.router.stack) {
       if (!layer.route) continue;
       // The docs page's assets are content-hashed file names the page links itself; not an API.

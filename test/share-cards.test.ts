@@ -12,7 +12,7 @@ import { DATA_DIR } from "../src/paths.js";
 import { CardImages, cardImageModel } from "../src/share/card-image.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { expectProblem } from "./helpers/problem.js";
-import { startService, type TestService } from "./helpers/service.js";
+import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
 
 const OUT = join(import.meta.dirname, "..", "test-output");
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -64,6 +64,24 @@ describe("card image", () => {
     }
     expect((await png(path, { headers: { "If-None-Match": '"stale"' } })).res.status).toBe(200);
     expect(svc.ctx.cardImages.renders).toBe(renders);
+  });
+
+  it("follows the clock: the same card later in the hour, a new one when the day it is measured from moves", async () => {
+    const path = "/cards/sharks-cove/2026-11-23.png?activity=snorkel";
+    const first = await png(path);
+    try {
+      svc.clock.advance(45 * 60_000);
+      const later = await png(path);
+      expect(later.res.headers.get("etag")).toBe(first.res.headers.get("etag"));
+      expect(later.res.headers.get("cache-control")).toBe("public, max-age=900");
+      // A day on, the 23rd is "Tomorrow" instead of in two days, and the forecast is a new hour's.
+      svc.clock.advance(24 * 3_600_000);
+      const nextDay = await png(path);
+      expect(nextDay.res.status).toBe(200);
+      expect(nextDay.res.headers.get("etag")).not.toBe(first.res.headers.get("etag"));
+    } finally {
+      svc.clock.set(DEFAULT_NOW);
+    }
   });
 
   it("renders once for many concurrent requests of the same image", async () => {

@@ -8,12 +8,12 @@ import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { listSpots } from "../facts/spots.js";
 import { asServiceError } from "../failures.js";
-import { REFRESH_MS } from "../limits.js";
 import type { Operation } from "../metering/meter.js";
 import { getConditions } from "../../tools/get-conditions.js";
 import { listCoverage } from "../../tools/list-coverage.js";
 import { recommendSpot } from "../../tools/recommend-spot.js";
 import { bestDay } from "../../tools/best-day.js";
+import { etagMatches, secondsUntilRefresh } from "./caching.js";
 import { sendProblem } from "./problem.js";
 import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "./request-state.js";
 
@@ -32,21 +32,6 @@ export const API_ROUTES: Record<string, ApiRoute> = {
   "/api/v1/recommendations": { op: "recommendations", run: (a, ctx) => recommendSpot(a, ctx) },
   "/api/v1/best-day": { op: "best-day", run: (a, ctx) => bestDay(a, ctx) },
 };
-
-/** Seconds until the next hourly refresh: how long an answer stays right. */
-function secondsToRefresh(ctx: ServiceContext): number {
-  const now = ctx.clock.now().getTime();
-  return Math.max(1, Math.ceil((REFRESH_MS - (now % REFRESH_MS)) / 1000));
-}
-
-/** If-None-Match holds a list of entity tags (weak ones compare weakly) or "*". */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((t) => {
-    const tag = t.trim();
-    return tag === "*" || tag === etag || tag === `W/${etag}`;
-  });
-}
 
 export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
   const state = requestState(res);
@@ -77,10 +62,10 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
       "ETag",
       answer.etag,
       "Cache-Control",
-      `${ctx.config.auth.mode === "metered" ? "private" : "public"}, max-age=${secondsToRefresh(ctx)}`,
+      `${ctx.config.auth.mode === "metered" ? "private" : "public"}, max-age=${secondsUntilRefresh(ctx.clock.now())}`,
       ...Object.entries(admission.headers).flat(),
     ];
-    if (matchesEtag(req.headers["if-none-match"], answer.etag)) {
+    if (etagMatches(req.headers["if-none-match"], answer.etag)) {
       writeHeadAll(res, 304, headers);
       res.end();
     } else {

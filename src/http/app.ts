@@ -1,7 +1,7 @@
 // The HTTP surface. One prelude for every request (request id, the headers every response carries,
 // the query-size guard, one log line when it finishes), then the REST API's thin node:http router
-// (api.ts), the MCP endpoint (mcp/http.ts), or Express for everything else: discovery documents,
-// pages, docs, health, 404s.
+// (api.ts), the MCP endpoint (mcp/http.ts), the share image (pages.ts), or Express for everything
+// else: discovery documents, pages, docs, health, 404s.
 // Every error is a problem+json body; logs never contain keys or query strings.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
@@ -15,7 +15,7 @@ import { createMcpRoute, MCP_PATH } from "../mcp/http.js";
 import { API_ROUTES, serveApi } from "./api.js";
 import { openApiDocument } from "./openapi.js";
 import { registerDocsPage } from "./docs-page.js";
-import { registerSharePages } from "./pages.js";
+import { createCardImageRoute, registerSharePages } from "./pages.js";
 import { sendProblem } from "./problem.js";
 import { applyCommonHeaders, requestState, setRequestState } from "./request-state.js";
 import { linkHeader as linkHeaderOf } from "./server-hooks.js";
@@ -27,6 +27,7 @@ export const EXPOSED_HEADERS = "Link, RateLimit, RateLimit-Policy, Retry-After, 
 export function createApp(ctx: ServiceContext): RequestListener {
   const app = createExpressApp(ctx);
   const mcp = createMcpRoute(ctx);
+  const cardImage = createCardImageRoute(ctx);
   const linkHeader = linkHeaderOf(ctx.links);
   const logRequests = ctx.log.isLevelEnabled("info");
   const common = ["Link", linkHeader, "X-Content-Type-Options", "nosniff"];
@@ -68,7 +69,7 @@ export function createApp(ctx: ServiceContext): RequestListener {
     const route = API_ROUTES[path];
     if (route) void serveApi(ctx, route, req, res, q < 0 ? "" : url.slice(q + 1));
     else if (path === MCP_PATH) void mcp(req, res);
-    else {
+    else if (!cardImage(req, res, path, q < 0 ? "" : url.slice(q + 1))) {
       applyCommonHeaders(res);
       app(req, res);
     }

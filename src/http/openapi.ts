@@ -16,7 +16,7 @@ import { ERROR_CODES, type ErrorCode } from "../errors.js";
 import { SpotsQuerySchema } from "../facts/spots.js";
 import { CARD_HEIGHT, CARD_WIDTH, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES } from "../limits.js";
 import { advertisedProtocolVersions, DISCOVERY } from "../mcp/discovery.js";
-import { SHARE_ROUTE_ERRORS } from "./pages.js";
+import { CARD_IMAGE_PATH, SHARE_ROUTE_ERRORS } from "./pages.js";
 import { MCP_PATH } from "../mcp/http.js";
 import { TOOLS } from "../mcp/server.js";
 import "../schemas/catalog.js";
@@ -346,7 +346,7 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
       statuses: OPERATION_STATUSES["best-day"],
       security: decisionSecurity,
     }),
-    "/cards/{spot}/{date}.png": {
+    [CARD_IMAGE_PATH]: {
       get: {
         operationId: "getCardImage",
         summary: `Share image of a spot card, ${CARD_WIDTH}x${CARD_HEIGHT} PNG`,

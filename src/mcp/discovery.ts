@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Express, Request, Response } from "express";
 import type { ServiceContext } from "../context.js";
-import { etagMatches } from "../http/pages.js";
+import { etagMatches } from "../http/caching.js";
 import { PROJECT_ROOT } from "../paths.js";
 import { SERVER_INFO } from "./server.js";
 

@@ -214,8 +214,8 @@ export class CardImages {
     return `"card-${digest.slice(0, 32)}"`;
   }
 
-  async get(model: CardImageModel): Promise<RenderedCard> {
-    const etag = this.etag(model);
+  /** The PNG of a model, from the cache or rendered once; pass the model's ETag when already known. */
+  async get(model: CardImageModel, etag = this.etag(model)): Promise<RenderedCard> {
     const hit = this.#cache.get(etag);
     if (hit) return { png: hit, etag };
     let pending = this.#inflight.get(etag);
