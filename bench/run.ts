@@ -167,32 +167,45 @@ async function load(base: string, t: Target, pid: number) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUsPerRequest, non2xx: r.non2xx, errors: r.errors };
 }
 
+interface Probe {
+  base: string;
+  target: Target;
+  /** The request body of the i-th call (default: the target's). */
+  bodyOf?: (i: number) => string | undefined;
+}
+
 /**
- * Latency of one caller waiting on each answer: sequential requests on one keep-alive connection,
- * timed in this process to the microsecond (autocannon reports whole milliseconds).
+ * Latency of one caller waiting on each answer: sequential requests, each probe on its own
+ * keep-alive connection, timed in this process to the microsecond (autocannon reports whole
+ * milliseconds). The probes take turns request by request, so a noisy moment of the machine
+ * falls on all of them alike instead of on whichever ran then.
  */
-async function sequentialLatency(base: string, t: Target, n = 3000, bodyOf: (i: number) => string | undefined = () => t.body) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const url = new URL(base + t.path);
-  let i = 0;
-  const once = () =>
-    new Promise<void>((resolve, reject) => {
-      const req = request(url, { method: t.method, headers: t.headers, agent }, (res) => {
-        res.on("data", () => {});
-        res.on("end", resolve);
+async function interleavedLatency(probes: Record<string, Probe>, n = 3000) {
+  const runners = Object.entries(probes).map(([name, p]) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = new URL(p.base + p.target.path);
+    let i = 0;
+    const once = () =>
+      new Promise<void>((resolve, reject) => {
+        const req = request(url, { method: p.target.method, headers: p.target.headers, agent }, (res) => {
+          res.on("data", () => {});
+          res.on("end", resolve);
+        });
+        req.on("error", reject);
+        req.end(p.bodyOf ? p.bodyOf(i++) : p.target.body);
       });
-      req.on("error", reject);
-      req.end(bodyOf(i++));
-    });
-  for (let i = 0; i < 300; i++) await once();
-  const times: number[] = [];
+    return { name, agent, once, times: [] as number[] };
+  });
+  for (let i = 0; i < 300; i++) for (const r of runners) await r.once();
   for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await once();
-    times.push(performance.now() - t0);
+    for (const r of runners) {
+      const t0 = performance.now();
+      await r.once();
+      r.times.push(performance.now() - t0);
+    }
   }
-  agent.destroy();
-  return { p50: median(times), p99: pct(times, 0.99) };
+  for (const r of runners) r.agent.destroy();
+  return Object.fromEntries(runners.map((r) => [r.name, { p50: median(r.times), p99: pct(r.times, 0.99) }])) as Record<string, { p50: number; p99: number }>;
 }
 
 interface Row {
@@ -239,14 +252,14 @@ async function httpRound(round: number) {
   // MCP tools/call against its REST twin, as one waiting caller sees them.
   const restTwin = TARGETS.find((t) => t.name === "conditions")!;
   const mcpCall = TARGETS.find((t) => t.name === "mcp get_conditions")!;
-  const latency = {
-    rest: await sequentialLatency(base, restTwin),
-    mcp: await sequentialLatency(base, mcpCall),
+  const latency = await interleavedLatency({
+    rest: { base, target: restTwin },
+    mcp: { base, target: mcpCall },
     // Every call different (a new client version each time): never a replay, the SDK answers each.
-    mcpSdk: await sequentialLatency(base, mcpCall, 1500, (i) => mcpCall.body!.replace('"version":"1"', `"version":"1.${i}"`)),
-    bareRest: await sequentialLatency(bareBase, restTwin),
-    bareMcp: await sequentialLatency(bareBase, mcpCall),
-  };
+    mcpSdk: { base, target: mcpCall, bodyOf: (i) => mcpCall.body!.replace('"version":"1"', `"version":"1.${i}"`) },
+    bareRest: { base: bareBase, target: restTwin },
+    bareMcp: { base: bareBase, target: mcpCall },
+  });
   const peakRssMbBeforeImages = peakRssKb / 1024;
 
   for (const t of TARGETS.filter(isImage)) recorded[`${t.method} ${t.path}`] = await record(base, t);
@@ -333,11 +346,11 @@ const summary = {
     };
   }),
   latencyMs: Object.fromEntries(
-    (["rest", "mcp", "mcpSdk", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k].p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k].p99)), 3) }]),
+    (["rest", "mcp", "mcpSdk", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k]!.p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k]!.p99)), 3) }]),
   ),
-  mcpVsRestP50: round(median(rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50))),
-  mcpVsRestRange: [round(Math.min(...rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50))), round(Math.max(...rounds.map((r) => r.http.latency.mcp.p50 / r.http.latency.rest.p50)))],
-  mcpSdkVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpSdk.p50 / r.http.latency.rest.p50))),
+  mcpVsRestP50: round(median(rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))),
+  mcpVsRestRange: [round(Math.min(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))), round(Math.max(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50)))],
+  mcpSdkVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpSdk!.p50 / r.http.latency.rest!.p50))),
   image: { spots: rounds[0]!.image.spots, oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
   coldRecommendations: { spots: rounds[0]!.cold.spots, p50Ms: round(median(rounds.map((r) => r.cold.p50)), 1), p90Ms: round(median(rounds.map((r) => r.cold.p90)), 1) },
   coldRecommendationsNoWarmUp: { p50Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p50)), 1), p90Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p90)), 1) },
