@@ -8,7 +8,7 @@ import { tideHeightAt } from "../sources/tides.js";
 import type { TideEvent } from "../sources/types.js";
 import { addDays, dateLabel, localDate, localHHMM, shortDate, zonedInstant } from "../time/zone.js";
 import { esc } from "./html.js";
-import { PALETTE } from "./palette.js";
+import { inkOn, PALETTE } from "./palette.js";
 
 export interface ChartPeriod {
   start: Date;
@@ -46,6 +46,8 @@ const TIDE = { top: 342, h: 96 };
 const AXIS_Y = 458;
 const H = 470;
 const TIDE_STEP_MS = 20 * 60_000;
+/** Height a score label needs above its bar, clear of the panel title. */
+const SCORE_LABEL_ROOM = 10;
 
 const n = (v: number) => round(v, 1);
 
@@ -111,7 +113,13 @@ export function forecastChartSvg(c: ChartInput): string {
       (p.swellFt === null ? "" : `, swell ${p.swellFt} ft`) +
       (p.windKt === null ? "" : `, wind ${Math.round(p.windKt)} kt`);
     out.push(`<rect class="bar" x="${n(xa)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" rx="2" fill="${tier?.color ?? NO_DATA_COLOR}"><title>${esc(tip)}</title></rect>`);
-    if (w >= 14) out.push(`<text x="${n(xa + w / 2)}" y="${n(y - 3)}" text-anchor="middle" class="score">${p.score}</text>`);
+    if (w >= 14) {
+      // Above the bar, unless that would run into the panel title: then inside its top, in the ink
+      // that reads on the tier colour.
+      const inside = y - 3 < SCORE.top + SCORE_LABEL_ROOM;
+      const ink = inside ? (inkOn(tier?.color ?? NO_DATA_COLOR) === PALETTE.navy ? " on-light" : " on-dark") : "";
+      out.push(`<text x="${n(xa + w / 2)}" y="${n(inside ? y + 12 : y - 3)}" text-anchor="middle" class="score${ink}">${p.score}</text>`);
+    }
   }
 
   // Visibility panel.

@@ -72,6 +72,8 @@ ul.caveats{padding-left:20px;max-width:900px}
 .forecast-chart .panel{font-size:13px;font-weight:600}
 .forecast-chart .tick{font-size:11px;fill:#5B6B7F}
 .forecast-chart .score,.forecast-chart .mark{font-size:11px}
+.forecast-chart .score.on-light{fill:${PALETTE.navy};font-weight:700}
+.forecast-chart .score.on-dark{fill:#FFFFFF;font-weight:700}
 .forecast-chart .lbl{font-size:12px;fill:#8A94A6}
 .legend{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:14px;margin:6px 0}
 .legend span{display:inline-flex;align-items:center;gap:6px}
