@@ -24,7 +24,9 @@ const stub = await startStubUpstreams({ scenario: "calm" });
 const server = createServer();
 await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
 const port = (server.address() as AddressInfo).port;
-const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "live", LOG_LEVEL: "silent", ...stub.env });
+// One client asks about every spot: the per-caller caps (0 = off) would rightly refuse it.
+const NO_CAPS = { RATE_LIMIT_FACTS_PER_HOUR: "0", RATE_LIMIT_FACTS_PER_DAY: "0", RATE_LIMIT_SPOTS_PER_HOUR: "0", RATE_LIMIT_SPOTS_PER_DAY: "0", RATE_LIMIT_DECISIONS_BURST: "0" };
+const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "live", LOG_LEVEL: "silent", ...NO_CAPS, ...stub.env });
 const ctx = createContext({ config, clock: systemClock, log: createLogger("silent"), catalog });
 server.on("request", createApp(ctx));
 
