@@ -7,7 +7,6 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -24,6 +23,7 @@ import { PROJECT_ROOT } from "../src/paths.js";
 import { cardElement, cardImageModel, CardImages } from "../src/share/card-image.js";
 import { loadCardFonts } from "../src/share/fonts.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
+import { freePort } from "../test/helpers/ports.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -43,15 +43,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const round = (v: number, dp = 2) => Math.round(v * 10 ** dp) / 10 ** dp;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCLAIMER } from "../src/attribution.js";
 import { TOOLS } from "../src/mcp/server.js";
-import { describeInBrowser, launchChromium, outputPath } from "./helpers/browser.js";
+import { describeInBrowser, launchChromium, outputPath, recordPageProblems } from "./helpers/browser.js";
 import { expectProblem } from "./helpers/problem.js";
 import { startService, type TestService } from "./helpers/service.js";
 
@@ -84,19 +84,11 @@ describeInBrowser("GET /docs in Chromium", () => {
   async function open(viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[]; foreign: string[]; close: () => Promise<void> }> {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
-    const problems: string[] = [];
+    const problems = recordPageProblems(page);
     const foreign: string[] = [];
     // Registered before any page script runs; CSP violations are reported to it as well as the console.
     await page.addInitScript(() => {
       document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
-    });
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-    page.on("response", (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
     });
     page.on("request", (r) => {
       if (!r.url().startsWith(`${svc.base}/`) && !r.url().startsWith("data:")) foreign.push(r.url());

@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { recommendSpot } from "../tools/recommend-spot.js";
-import { describeInBrowser, launchChromium, outputPath } from "./helpers/browser.js";
+import { describeInBrowser, launchChromium, outputPath, recordPageProblems } from "./helpers/browser.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** How far the page scrolls sideways, in CSS pixels (evaluated in the page; this file has no DOM types). */
@@ -34,15 +34,7 @@ describeInBrowser("pages in Chromium", () => {
   async function open(path: string, viewport: { width: number; height: number }, mobile = false): Promise<{ page: Page; context: BrowserContext; problems: string[] }> {
     const context = await browser.newContext({ viewport, deviceScaleFactor: mobile ? 2 : 1, isMobile: mobile, hasTouch: mobile });
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-    page.on("response", (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
+    const problems = recordPageProblems(page);
     const res = await page.goto(`${svc.base}${path}`, { waitUntil: "load" });
     expect(res?.status(), path).toBe(200);
     return { page, context, problems };

@@ -1,20 +1,11 @@
 // Graceful shutdown of the real process: SIGTERM while a request is in flight (held by a slow
 // upstream) lets that request finish with a full answer, refuses new connections, and exits 0.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startStubUpstreams } from "../scripts/stub/upstreams.js";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { freePort } from "./helpers/ports.js";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe("graceful shutdown", () => {
   it("finishes in-flight requests, stops accepting, and exits 0 on SIGTERM", async () => {

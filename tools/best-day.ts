@@ -13,7 +13,7 @@ import type { ServiceContext } from "../src/context.js";
 import { compareConditions, evaluateDay, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, NOTHING_CONSIDERED } from "../src/decisions/response.js";
+import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
 import { mdEscape } from "../src/format.js";
 import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS, SPOT_ID_PATTERN } from "../src/limits.js";
@@ -101,11 +101,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     const e = early!;
     return {
       ...base,
-      data_credits: [],
-      status: e.status,
-      considered: NOTHING_CONSIDERED,
-      message: e.message,
-      facts_hint: e.facts_hint,
+      ...unrankedFields(e),
       best: null,
       runner_up: null,
       days: dates.map((date) => ({ date, date_label: dateLabel(date, today), score: null, rating: null, spot: null, best_window: null, summary: e.message })),

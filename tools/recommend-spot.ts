@@ -13,7 +13,7 @@ import type { ServiceContext } from "../src/context.js";
 import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, NOTHING_CONSIDERED } from "../src/decisions/response.js";
+import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, SPOT_ID_PATTERN } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -85,11 +85,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
     const e = early!;
     return {
       ...base,
-      data_credits: [],
-      status: e.status,
-      considered: NOTHING_CONSIDERED,
-      message: e.message,
-      facts_hint: e.facts_hint,
+      ...unrankedFields(e),
       picks: [],
       cards: [],
       card_markdown: picksMarkdown(titleFor(q.activity.label, null, base.date_label), [], ctx.links.base, e.message),

@@ -47,12 +47,19 @@ export function commonFields(ctx: ServiceContext, q: DecisionQuery, dest: Destin
   };
 }
 
+type EarlyStatus = { status: DecisionStatus; message: string; facts_hint: z.infer<typeof FactsHintSchema> };
+
+/** The fields every decision answer that stops before ranking shares, in response order. */
+export function unrankedFields(e: EarlyStatus) {
+  return { data_credits: [], status: e.status, considered: NOTHING_CONSIDERED, message: e.message, facts_hint: e.facts_hint };
+}
+
 /** A status that answers without ranking, or null to go on and rank. */
 export function earlyStatus(
   ctx: ServiceContext,
   q: DecisionQuery,
   dest: Destination,
-): { status: DecisionStatus; message: string; facts_hint: z.infer<typeof FactsHintSchema> } | null {
+): EarlyStatus | null {
   if (q.activity.model === "unsupported") {
     const spot = dest.covered ? dest.candidates[0]?.spot ?? dest.region.spots[0]! : dest.nearest.spot;
     return {

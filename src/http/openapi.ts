@@ -164,28 +164,22 @@ function restOperation(o: {
   security?: Json[];
 }): Json {
   const rateLimited = o.statuses.includes(429);
-  return {
-    get: {
-      operationId: o.id,
-      summary: o.summary,
-      description: o.description,
-      tags: [o.tag],
-      parameters: o.params,
-      security: o.security ?? OPTIONAL_KEY,
-      responses: {
-        "200": {
-          description: "Success",
-          headers: headerRefs("ETag", "Cache-Control", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
-          content: { "application/json": { schema: ref("schemas", o.schema) } },
-        },
-        "304": {
-          description: "Not modified: If-None-Match named the answer's ETag (the answer changes at most hourly)",
-          headers: headerRefs("ETag", "Cache-Control", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
-        },
-        ...problemResponses(o.statuses, rateLimited, o.only),
+  return getOperation(o, o.tag, {
+    parameters: o.params,
+    security: o.security ?? OPTIONAL_KEY,
+    responses: {
+      "200": {
+        description: "Success",
+        headers: headerRefs("ETag", "Cache-Control", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
+        content: { "application/json": { schema: ref("schemas", o.schema) } },
       },
+      "304": {
+        description: "Not modified: If-None-Match named the answer's ETag (the answer changes at most hourly)",
+        headers: headerRefs("ETag", "Cache-Control", ...(rateLimited ? ["RateLimit-Policy", "RateLimit"] : [])),
+      },
+      ...problemResponses(o.statuses, rateLimited, o.only),
     },
-  };
+  });
 }
 
 const HTML = { "text/html": { schema: { type: "string" } } };
@@ -202,29 +196,22 @@ function pageOperation(o: { id: string; summary: string; description: string; pa
           .join(", ")}`, headers: headerRefs("Link", "Cache-Control", ...(s === 503 ? ["Retry-After"] : [])), content: HTML },
     ]),
   );
-  return {
-    get: {
-      operationId: o.id,
-      summary: o.summary,
-      description: o.description,
-      tags: ["share"],
-      parameters: o.params,
-      responses: { "200": { description: "The page", headers: headerRefs("Link", "Cache-Control"), content: HTML }, ...errors },
-    },
-  };
+  return getOperation(o, "share", {
+    parameters: o.params,
+    responses: { "200": { description: "The page", headers: headerRefs("Link", "Cache-Control"), content: HTML }, ...errors },
+  });
 }
 
 /** A plain GET with one success body. */
 function simpleGet(o: { id: string; summary: string; description: string; tag: string; content: Json; headers?: string[]; extra?: Record<string, Json> }): Json {
-  return {
-    get: {
-      operationId: o.id,
-      summary: o.summary,
-      description: o.description,
-      tags: [o.tag],
-      responses: { "200": { description: "Success", headers: headerRefs("Link", ...(o.headers ?? [])), content: o.content }, ...o.extra },
-    },
-  };
+  return getOperation(o, o.tag, {
+    responses: { "200": { description: "Success", headers: headerRefs("Link", ...(o.headers ?? [])), content: o.content }, ...o.extra },
+  });
+}
+
+/** A GET operation: its id, summary, description and tag, then the rest of its fields. */
+function getOperation(o: { id: string; summary: string; description: string }, tag: string, rest: Json): Json {
+  return { get: { operationId: o.id, summary: o.summary, description: o.description, tags: [tag], ...rest } };
 }
 
 // Path and query parameters of the share routes come from the tools' input schemas: a spot id as in

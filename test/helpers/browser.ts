@@ -2,7 +2,7 @@
 // saying why, only when Chromium is absent and CI is unset; under CI a missing browser fails.
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { describe } from "vitest";
 import { PROJECT_ROOT } from "../../src/paths.js";
 
@@ -28,4 +28,21 @@ export function outputPath(name: string): string {
   const dir = join(PROJECT_ROOT, "test-output");
   mkdirSync(dir, { recursive: true });
   return join(dir, name);
+}
+
+/**
+ * Records what a person would notice going wrong on a page: console errors and warnings, page
+ * errors, failed requests and HTTP errors. Call before navigating; the list fills as the page runs.
+ */
+export function recordPageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  return problems;
 }

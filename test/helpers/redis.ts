@@ -1,24 +1,14 @@
 // A real redis-server (Debian package) on a free loopback port, started and stopped by the test.
 // Without redis-server the Redis tests skip, saying why, unless CI is set, when they fail.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { describe } from "vitest";
+import { freePort } from "./ports.js";
 
 const available = spawnSync("redis-server", ["--version"]).status === 0;
 if (!available && !process.env.CI) console.warn("Redis tests skipped: no redis-server on PATH. Install it with: sudo apt-get install -y redis-server");
 
 export const describeWithRedis = available || process.env.CI ? describe : describe.skip;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 export interface RedisServer {
   url: string;
