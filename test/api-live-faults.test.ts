@@ -3,26 +3,17 @@
 // through GET /api/v1/conditions: never a 5xx other than 503 data_unavailable, honest labels, the
 // breaker opening and recovering on the pinned clock, last good data with honest freshness, and
 // memory that stays bounded across many spots and hours.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { HOUR_MS } from "../src/clock.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { MAX_STALE_MS, UPSTREAMS } from "../src/sources/live.js";
 import type { FaultKind, StubUpstream } from "../scripts/stub/upstreams.js";
 import { expectProblem } from "./helpers/problem.js";
-import { startLive, type LiveOptions, type LiveRun } from "./helpers/live.js";
+import { liveRuns, type LiveRun } from "./helpers/live.js";
 
 const catalog = Catalog.load();
-let runs: LiveRun[] = [];
-afterEach(async () => {
-  await Promise.all(runs.map((r) => r.close()));
-  runs = [];
-});
-async function live(opts: LiveOptions = {}): Promise<LiveRun> {
-  const r = await startLive(opts);
-  runs.push(r);
-  return r;
-}
+const live = liveRuns();
 const conditions = (r: LiveRun, spot: string) => r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}`);
 
 const FAULTS: FaultKind[] = ["timeout", "http500", "http429", "malformed", "shape", "partial-nulls"];

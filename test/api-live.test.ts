@@ -1,6 +1,6 @@
 // GET /api/v1/conditions in live and auto mode against the stub upstreams (real HTTP both ways):
 // each weather scenario, honest labels, the call budget, single flight, refresh-ahead, offline.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { HOUR_MS } from "../src/clock.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
@@ -11,22 +11,13 @@ import { COASTWATCH_CREDIT } from "../src/sources/erddap.js";
 import { SATELLITE_MAX_AGE_H } from "../src/forecast/visibility.js";
 import { expectProblem } from "./helpers/problem.js";
 import { DEFAULT_NOW } from "./helpers/service.js";
-import { startLive, type LiveOptions, type LiveRun } from "./helpers/live.js";
+import { liveRuns, type LiveRun } from "./helpers/live.js";
 
 const NRT = "erddap:noaacwNPPVIIRSkd490Daily";
 const GAP_FILLED = "erddap:noaacwNPPN20S3AkdSCIDINEOF2kmDaily";
 const catalog = Catalog.load();
 
-let runs: LiveRun[] = [];
-afterEach(async () => {
-  await Promise.all(runs.map((r) => r.close()));
-  runs = [];
-});
-async function live(opts: LiveOptions = {}): Promise<LiveRun> {
-  const r = await startLive(opts);
-  runs.push(r);
-  return r;
-}
+const live = liveRuns();
 const conditions = (r: LiveRun, qs: string) => r.svc.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
 const climatologyIn = (b: ConditionsJson) => b.sources.filter((s) => s.startsWith("climatology:"));
 

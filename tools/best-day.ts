@@ -6,17 +6,16 @@
 // invalid_range, range_too_long (400); unknown_spot, unknown_region (404); outside_horizon (422).
 // Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
 import { z } from "zod";
-import { ACTIVITY_IDS } from "../src/activities.js";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
 import { compareConditions, evaluateDay, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
-import { parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
+import { destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
 import { mdEscape } from "../src/format.js";
-import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS, SPOT_ID_PATTERN } from "../src/limits.js";
+import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
 import { BestDaySchema, type BestDayJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, daysBetween, localDate } from "../src/time/zone.js";
@@ -33,12 +32,7 @@ export const config = {
     "runner-up, and a one-line summary per day. Give activity and exactly one of region, spot, or lat+lon (radius_km default " +
     `${DEFAULT_RADIUS_KM}, max ${MAX_RADIUS_KM}). Units: ft, kt, °F. Surf is not ranked.`,
   inputSchema: z.object({
-    activity: z.enum(ACTIVITY_IDS).describe("snorkel, dive, freedive, spearfish (surf returns activity_not_modeled)"),
-    region: z.string().max(64).optional().describe("Region id from list_coverage, e.g. us-hi-oahu"),
-    spot: z.string().regex(SPOT_ID_PATTERN).optional().describe("Spot id: best day at just this spot"),
-    lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
-    lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
-    radius_km: z.number().gt(0).max(MAX_RADIUS_KM).optional().describe(`Around lat/lon; default ${DEFAULT_RADIUS_KM}`),
+    ...destinationInputShape("best day at just this spot"),
     from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe("First spot-local date; default today; a past date is clamped to today"),
     to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe(`Last spot-local date, inclusive; default from + ${MAX_RANGE_DAYS - 1}`),
   }),

@@ -6,16 +6,15 @@
 // invalid_limit (400); unknown_spot, unknown_region (404); outside_horizon (422).
 // Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
 import { z } from "zod";
-import { ACTIVITY_IDS } from "../src/activities.js";
 import { unionCredits } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
 import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
-import { assertWithinHorizon, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
+import { assertWithinHorizon, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
-import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, SPOT_ID_PATTERN } from "../src/limits.js";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, localDate } from "../src/time/zone.js";
@@ -32,12 +31,7 @@ export const config = {
     `or lat+lon (with radius_km, default ${DEFAULT_RADIUS_KM}, max ${MAX_RADIUS_KM}). date defaults to today (tomorrow once today's ` +
     `daylight has passed), up to ${HORIZON_DAYS - 1} days ahead; limit 1-${MAX_PICKS}, default ${DEFAULT_LIMIT}. Surf is not ranked.`,
   inputSchema: z.object({
-    activity: z.enum(ACTIVITY_IDS).describe("snorkel, dive, freedive, spearfish (surf returns activity_not_modeled)"),
-    region: z.string().max(64).optional().describe("Region id from list_coverage, e.g. us-hi-oahu"),
-    spot: z.string().regex(SPOT_ID_PATTERN).optional().describe("Spot id: judge just this spot"),
-    lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
-    lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
-    radius_km: z.number().gt(0).max(MAX_RADIUS_KM).optional().describe(`Around lat/lon; default ${DEFAULT_RADIUS_KM}`),
+    ...destinationInputShape("judge just this spot"),
     date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe("Spot-local date YYYY-MM-DD, today through today + 6"),
     limit: z.number().int().min(1).max(MAX_PICKS).optional().describe(`Picks to return, 1-${MAX_PICKS}; default ${DEFAULT_LIMIT}`),
   }),

@@ -5,9 +5,25 @@ import type { Region, Spot } from "../catalog/catalog.js";
 import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { round } from "../geo.js";
-import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED } from "../limits.js";
+import { z } from "zod";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED, SPOT_ID_PATTERN } from "../limits.js";
 import { optionalString, parseNumber, parsePoint, parseSpotId, resolveSpot, type Point, type Raw } from "../params.js";
 import { addDays } from "../time/zone.js";
+
+/**
+ * The advertised input fields both decision tools share: the activity and where (a region, one
+ * spot, or a point and radius). `spotMeans` says what giving one spot does for the tool.
+ */
+export function destinationInputShape(spotMeans: string) {
+  return {
+    activity: z.enum(ACTIVITY_IDS).describe("snorkel, dive, freedive, spearfish (surf returns activity_not_modeled)"),
+    region: z.string().max(64).optional().describe("Region id from list_coverage, e.g. us-hi-oahu"),
+    spot: z.string().regex(SPOT_ID_PATTERN).optional().describe(`Spot id: ${spotMeans}`),
+    lat: z.number().min(-90).max(90).optional().describe("Latitude, with lon"),
+    lon: z.number().min(-180).max(180).optional().describe("Longitude, with lat"),
+    radius_km: z.number().gt(0).max(MAX_RADIUS_KM).optional().describe(`Around lat/lon; default ${DEFAULT_RADIUS_KM}`),
+  };
+}
 
 export interface DecisionInput {
   activity?: Raw;

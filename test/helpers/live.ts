@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { startStubUpstreams, type StubUpstreams } from "../../scripts/stub/upstreams.js";
 import type { ScenarioName } from "../../scripts/stub/scenarios.js";
 import { startService, type TestService } from "./service.js";
+import { afterEach } from "vitest";
 
 export interface LiveRun {
   svc: TestService;
@@ -48,5 +49,19 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
       await svc!.close();
       await stub.close();
     },
+  };
+}
+
+/** For a test file: starts live runs on demand and closes each test's runs after it. */
+export function liveRuns(): (opts?: LiveOptions) => Promise<LiveRun> {
+  let runs: LiveRun[] = [];
+  afterEach(async () => {
+    await Promise.all(runs.map((r) => r.close()));
+    runs = [];
+  });
+  return async (opts = {}) => {
+    const r = await startLive(opts);
+    runs.push(r);
+    return r;
   };
 }
