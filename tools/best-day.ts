@@ -11,7 +11,7 @@ import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
 import { compareConditions, evaluateDay, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
-import { destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
+import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
 import { mdEscape } from "../src/format.js";
@@ -77,12 +77,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const base = {
     schema: "service.best_day.v1" as const,
     query: {
-      activity: q.activityRaw,
-      region: q.regionId,
-      spot: q.spotId,
-      lat: q.point?.lat ?? null,
-      lon: q.point?.lon ?? null,
-      radius_km: q.radiusGiven,
+      ...destinationEcho(q),
       from: fromIn ?? null,
       to: toIn ?? null,
     },

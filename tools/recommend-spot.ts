@@ -11,7 +11,7 @@ import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
 import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
-import { assertWithinHorizon, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
+import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
@@ -60,12 +60,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const base = {
     schema: "service.recommendation.v1" as const,
     query: {
-      activity: q.activityRaw,
-      region: q.regionId,
-      spot: q.spotId,
-      lat: q.point?.lat ?? null,
-      lon: q.point?.lon ?? null,
-      radius_km: q.radiusGiven,
+      ...destinationEcho(q),
       date: dateIn ?? null,
       limit: typeof input.limit === "undefined" ? null : limit,
     },

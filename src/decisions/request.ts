@@ -25,6 +25,11 @@ export function destinationInputShape(spotMeans: string) {
   };
 }
 
+/** The destination part of a decision answer's `query` echo, in response order. */
+export function destinationEcho(q: DecisionQuery) {
+  return { activity: q.activityRaw, region: q.regionId, spot: q.spotId, lat: q.point?.lat ?? null, lon: q.point?.lon ?? null, radius_km: q.radiusGiven };
+}
+
 export interface DecisionInput {
   activity?: Raw;
   region?: Raw;
