@@ -17,6 +17,7 @@ import { startService, type TestService } from "./helpers/service.js";
 const LIVE = "oc_live_Q2x7mR9vK3pL8sT4";
 const TEST = "oc_test_Z8y1nB6cV5xM2qW0";
 const REVOKED = "oc_live_revoked0000000000";
+const MCP_ONLY = "oc_live_M4cP0nLy7rT2wQ9z";
 const ALLOTMENT = 2;
 
 let svc: TestService;
@@ -29,6 +30,7 @@ beforeAll(async () => {
       { key: LIVE, status: "active", allotment: ALLOTMENT },
       { key: TEST, status: "active", allotment: 1 },
       { key: REVOKED, status: "revoked" },
+      { key: MCP_ONLY, status: "active", allotment: ALLOTMENT },
     ]),
   );
   const sink = new Writable({
@@ -113,6 +115,22 @@ describe("keyed decisions over MCP", () => {
       if (code === "free_allotment_exhausted") expect(err.upgrade_url).toBe("https://ocean.example.com/pricing");
       // Facts tools stay keyless whatever the key.
       expect((await client.callTool({ name: "list_coverage", arguments: {} })).isError ?? false).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("charges repeated calls answered from stored responses like any other", async () => {
+    const client = await connect({ Authorization: `Bearer ${MCP_ONLY}` });
+    const replayedBefore = logLines.filter((l) => l.includes('"replayed":true')).length;
+    try {
+      const call = () => client.callTool({ name: "best_day", arguments: { activity: "snorkel", region: "us-hi-maui" } });
+      for (let i = 0; i < ALLOTMENT; i++) expect((await call()).isError ?? false).toBe(false);
+      const over = await call();
+      expect(over.isError).toBe(true);
+      expect(ToolErrorSchema.parse(over.structuredContent).error.code).toBe("free_allotment_exhausted");
+      // The second call was a replay of the first one's response, and it was charged.
+      expect(logLines.filter((l) => l.includes('"replayed":true')).length).toBeGreaterThan(replayedBefore);
     } finally {
       await client.close();
     }

@@ -19,7 +19,7 @@ import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "
 import { parseDate, type Raw } from "../src/params.js";
 import { BestDaySchema, type BestDayJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, daysBetween, localDate } from "../src/time/zone.js";
-import type { ToolDefinition } from "../src/mcp/tool.js";
+import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "best_day";
 
@@ -200,7 +200,7 @@ export const tool: ToolDefinition<BestDayJson> = {
   name,
   operation: "best-day",
   config,
-  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
+  annotations: readOnlyAnnotations(true),
   appView: true,
   run: (args, ctx) => bestDay(args, ctx),
   markdown: (r) => r.card_markdown,

@@ -18,7 +18,7 @@ import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions
 import { regionRef } from "../src/schemas/refs.js";
 import { addDays, dateLabel, daysBetween, isoWithOffset, localDate } from "../src/time/zone.js";
 import { formatSwell, formatTemp, formatVisibility, formatWind, mdEscape } from "../src/format.js";
-import type { ToolDefinition } from "../src/mcp/tool.js";
+import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "get_conditions";
 
@@ -214,7 +214,7 @@ export const tool: ToolDefinition<ConditionsJson> = {
   name,
   operation: "conditions",
   config,
-  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
+  annotations: readOnlyAnnotations(true),
   appView: true,
   run: (args, ctx) => getConditions(args, ctx),
   markdown: conditionsMarkdown,

@@ -11,7 +11,7 @@ import { HORIZON_DAYS } from "../src/limits.js";
 import { optionalString, type Raw } from "../src/params.js";
 import { CoverageSchema, type CoverageJson } from "../src/schemas/catalog.js";
 import { mdEscape } from "../src/format.js";
-import type { ToolDefinition } from "../src/mcp/tool.js";
+import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "list_coverage";
 
@@ -81,7 +81,7 @@ export const tool: ToolDefinition<CoverageJson> = {
   name,
   operation: "coverage",
   config,
-  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  annotations: readOnlyAnnotations(false),
   appView: false,
   run: (args, ctx) => listCoverage(args, ctx),
   markdown: coverageMarkdown,

@@ -18,7 +18,7 @@ import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_K
 import { parseDate, type Raw } from "../src/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, localDate } from "../src/time/zone.js";
-import type { ToolDefinition } from "../src/mcp/tool.js";
+import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "recommend_spot";
 
@@ -125,7 +125,7 @@ export const tool: ToolDefinition<RecommendationJson> = {
   name,
   operation: "recommendations",
   config,
-  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: true },
+  annotations: readOnlyAnnotations(true),
   appView: true,
   run: (args, ctx) => recommendSpot(args, ctx),
   markdown: (r) => r.card_markdown,

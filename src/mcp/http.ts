@@ -168,9 +168,13 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     const toolCall = toolCallOf(req, body);
     const replay = toolCall && replays.get(toolCall.key);
     if (toolCall && replay && ctx.answers.isCurrent(replay.answer)) {
+      let refused: { refused: unknown } | undefined;
       try {
-        const admission = await ctx.meter.admit(replay.op, toolCall.args, caller);
-        await admission.charge();
+        await (await ctx.meter.admit(replay.op, toolCall.args, caller)).charge();
+      } catch (e) {
+        refused = { refused: e };
+      }
+      if (!refused) {
         const tail = Buffer.from(`${JSON.stringify(toolCall.id)}}`);
         const state = requestState(res);
         if (state) state.replayed = true;
@@ -180,10 +184,9 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         res.write(replay.prefix);
         res.end(tail);
         return;
-      } catch (e) {
-        // Refused (rate limit, key): the SDK answers with the tool error, without admitting again.
-        call.admission = { refused: e };
       }
+      // Refused (rate limit, key): the SDK answers with the tool error, without admitting again.
+      call.admission = refused;
     }
     applyCommonHeaders(res);
     // The SDK reads the body again from what was read here; a parsed object is handed over as is.

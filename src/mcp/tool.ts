@@ -31,6 +31,11 @@ export interface ToolDefinition<T = unknown> {
   markdown(result: T, ctx: ServiceContext): string;
 }
 
+/** Every tool only reads; `openWorld` when its answer draws on outside data (forecasts), not the catalogue alone. */
+export function readOnlyAnnotations(openWorld: boolean): ToolAnnotations {
+  return { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: openWorld };
+}
+
 type JsonSchema = Record<string, unknown>;
 
 interface StandardWithJson {
