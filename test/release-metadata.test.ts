@@ -1,8 +1,9 @@
 // What gets published: the npm package's metadata and file list, the MCP Registry's server.json and
 // the MCP Bundle manifest. The checked-in server.json and manifest.json must be exactly what
 // package.json makes (npm run release:metadata), and each must pass its own published schema.
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
@@ -22,9 +23,30 @@ describe("npm package", () => {
     expect(pkg).toMatchObject({ name: "ocean-conditions", license: "MIT", mcpName: SERVER_INFO.name, version: SERVER_INFO.version, engines: { node: ">=20.19" } });
     expect(pkg.bin).toEqual({ "ocean-conditions": ENTRY_POINT });
     expect(readFileSync(join(PROJECT_ROOT, "src/main.ts"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
-    // The tarball is built at prepack, from scratch, and prepare never needs TypeScript where it is absent.
+    // The tarball is built at prepack, from scratch.
     expect(pkg.scripts.prepack).toBe("node scripts/clean-build.mjs");
-    expect(readFileSync(join(PROJECT_ROOT, "scripts/ensure-built.mjs"), "utf8")).toMatch(/if \(!existsSync\(tsc\)\)/);
+    expect(pkg.scripts.prepare).toBe("node scripts/ensure-built.mjs");
+  });
+
+  it("prepare/prestart use the existing build where TypeScript is absent, and say what to run without one", () => {
+    // A production layout: the script, a package.json and no node_modules/typescript.
+    const dir = mkdtempSync(join(tmpdir(), "ensure-built-"));
+    try {
+      mkdirSync(join(dir, "scripts"));
+      copyFileSync(join(PROJECT_ROOT, "scripts/ensure-built.mjs"), join(dir, "scripts/ensure-built.mjs"));
+      writeFileSync(join(dir, "package.json"), "{}");
+      const run = () => spawnSync(process.execPath, [join(dir, "scripts/ensure-built.mjs")], { encoding: "utf8" });
+      const missing = run();
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain("npm ci && npm run build");
+      mkdirSync(join(dir, "dist/src"), { recursive: true });
+      writeFileSync(join(dir, "dist/src/main.js"), "");
+      const built = run();
+      expect(built.status, built.stderr).toBe(0);
+      expect(built.stderr).toBe("");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("packs the compiled code, the embedded data and the templates, and no sources or tests", () => {
