@@ -409,9 +409,9 @@ async function coldImage() {
 }
 
 /**
- * Recommendations for the 20-spot region with every cache empty: a new context each time. `warm`:
- * after the start-up warm-up (tide tables), as any request after start-up finds it; otherwise
- * truly nothing computed, as a request arriving in the first few hundred ms would.
+ * Recommendations for the 20-spot region in a new context each time. `warm`: after the start-up
+ * warm-up (tide tables, one decision per region), as any request after ready finds it; otherwise
+ * truly nothing computed, as a request arriving before the warm-up is done would.
  */
 async function coldRecommendations(warm: boolean, iterations = 25) {
   const times: number[] = [];
@@ -517,7 +517,7 @@ function report(x: Summary): string {
     `| … the same bytes from the bare server, MCP vs REST | ${(x.latencyMs.bareMcp!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareRest!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareMcp!.p50 / x.latencyMs.bareRest!.p50).toFixed(2)} | — | |`,
     `| Cold share PNG (cache miss, p50 over ${x.image.spots} spots) | ${x.image.oursP50Ms} ms | bare satori + resvg ${x.image.bareP50Ms} ms | ${x.image.ratio.toFixed(2)} | ≤ 1.2 | ${verdict(x.image.ratio <= 1.2)} |`,
     `| First PNG after start (loads the renderer) | ${x.firstImageMs} ms | | | — | |`,
-    `| Cold recommendations, ${x.coldRecommendations.spots}-spot region, empty caches after start-up | p50 ${x.coldRecommendations.p50Ms} ms (p90 ${x.coldRecommendations.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendations.p50Ms <= 30)} |`,
+    `| Cold recommendations, ${x.coldRecommendations.spots}-spot region, fresh context after the start-up warm-up (forecasts computed, no answer cached) | p50 ${x.coldRecommendations.p50Ms} ms (p90 ${x.coldRecommendations.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendations.p50Ms <= 30)} |`,
     `| … nothing computed yet (tide tables too) | p50 ${x.coldRecommendationsNoWarmUp.p50Ms} ms (p90 ${x.coldRecommendationsNoWarmUp.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendationsNoWarmUp.p50Ms <= 30)} |`,
     `| Peak RSS under load, API and MCP | ${x.peakRssMbBeforeImages} MB | | | ≤ 150 MB | ${verdict(x.peakRssMbBeforeImages <= 150)} |`,
     `| Peak RSS under load, share images too | ${x.peakRssMb} MB | | | ≤ 150 MB | ${verdict(x.peakRssMb <= 150)} |`,
