@@ -12,7 +12,7 @@ import type { ServiceContext } from "../src/context.js";
 import { compareConditions, evaluateDay, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
 import { mdEscape } from "../src/format.js";
 import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../src/limits.js";
@@ -102,9 +102,11 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const regulations = ctx.regulations;
   const screened = screenCandidates(dest.candidates, q.activity, regulations);
   const results: DayResult[] = [];
+  const dataTimes: (Date | null)[] = [];
   for (const date of dates) {
     const day = await evaluateDay(screened, date, q.activity, ctx);
     results.push({ date, top: day.options[0] ?? null, scoredSpots: new Set(day.options.map((o) => o.candidate.spot.id)) });
+    dataTimes.push(day.dataTime);
   }
   const ranked = results
     .filter((r): r is DayResult & { top: DayOption } => r.top !== null)
@@ -166,6 +168,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   );
   return {
     ...base,
+    generated_at: decisionDataTime(ctx, dest, dataTimes),
     data_credits: best?.data_credits ?? [],
     status,
     considered,

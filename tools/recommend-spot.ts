@@ -12,7 +12,7 @@ import type { ServiceContext } from "../src/context.js";
 import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -62,7 +62,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
     query: {
       ...destinationEcho(q),
       date: dateIn ?? null,
-      limit: typeof input.limit === "undefined" ? null : limit,
+      limit: input.limit === undefined || input.limit === null ? null : limit,
     },
     ...commonFields(ctx, q, dest),
     date,
@@ -106,6 +106,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const message = notes.join(" ");
   return {
     ...base,
+    generated_at: decisionDataTime(ctx, dest, [day.dataTime]),
     data_credits: unionCredits(picks.map((p) => p.data_credits)),
     status,
     considered: day.considered,

@@ -25,6 +25,8 @@ export interface DayEvaluation {
   /** Ranked best first. */
   options: DayOption[];
   considered: Considered;
+  /** The time of the data behind it: the newest forecast's (see TimedForecast.generatedAt); null when none was read. */
+  dataTime: Date | null;
 }
 
 export interface ScreenedCandidates {
@@ -104,5 +106,6 @@ export async function evaluateDay(screened: ScreenedCandidates, date: string, ac
       (a.candidate.distanceKm ?? 0) - (b.candidate.distanceKm ?? 0) ||
       a.candidate.spot.id.localeCompare(b.candidate.spot.id),
   );
-  return { options, considered: { scored: options.length, excluded: screened.excluded, skipped } };
+  const dataTime = timed.reduce<Date | null>((t, f) => (t === null || f.generatedAt > t ? f.generatedAt : t), null);
+  return { options, considered: { scored: options.length, excluded: screened.excluded, skipped }, dataTime };
 }

@@ -55,7 +55,7 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
     }
     const args = parseQuery(query) as Args;
     const admission = await ctx.meter.admit(route.op, args, callerOf(ctx, req, res), true);
-    const answer = await ctx.answers.get(route.op, args, () => route.run(args, ctx));
+    const answer = await ctx.answers.get(route.op, args, (a) => route.run(a as Args, ctx));
     // Answers are the same for every caller, but in metered mode a shared cache must not hand a
     // keyed answer to callers who were never admitted: then only the caller's own cache may keep it.
     const headers = [

@@ -80,7 +80,7 @@ export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceCon
     if (decided && "refused" in decided) throw decided.refused;
     const admission = decided ? decided.admitted : await ctx.meter.admit(t.operation, input as Record<string, Raw>, record.caller);
     // The same cached answer the REST twin serves; its Markdown is rendered once.
-    const answer = await ctx.answers.get(t.operation, input, () => t.run(input, ctx));
+    const answer = await ctx.answers.get(t.operation, input, (a) => t.run(a, ctx));
     answer.markdown ??= t.markdown(answer.value, ctx);
     await admission.charge();
     record.answered = answer;
