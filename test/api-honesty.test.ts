@@ -1,0 +1,47 @@
+// What a diver reads, through the real HTTP server with the embedded (offline) data: tides that
+// rise and fall with the water, seasonal norms labelled as such next to every score, a best day
+// that does not chase noise, one wording for wind, visibility caps without cliffs, and text that
+// names the rule behind every exclusion and caveat.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ConditionsJson } from "../src/schemas/conditions.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const conditions = (qs: string) => svc.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
+
+describe("tides at subordinate stations (item 1)", () => {
+  for (const spot of ["kuilima-cove", "kawela-bay", "lanikai-beach", "moku-manu"]) {
+    it(`${spot} on 2026-11-27: highs and lows alternate and every period's state follows its heights`, async () => {
+      const { status, body } = await conditions(`spot=${spot}&from=2026-11-27&to=2026-11-28`);
+      expect(status).toBe(200);
+      const types = body.tide_events.map((e) => e.type);
+      for (let i = 1; i < types.length; i++) expect(types[i]).not.toBe(types[i - 1]);
+      const ps = body.periods;
+      for (let i = 1; i < ps.length - 1; i++) {
+        const p = ps[i]!;
+        const prev = ps[i - 1]!.tide_height_ft!;
+        const next = ps[i + 1]!.tide_height_ft!;
+        // A period called rising (falling) is not between two lower (higher) neighbours.
+        if (p.tide_state === "rising") expect(next > prev || next >= p.tide_height_ft!, `${p.start}`).toBe(true);
+        if (p.tide_state === "falling") expect(next < prev || next <= p.tide_height_ft!, `${p.start}`).toBe(true);
+      }
+    });
+  }
+
+  it("kuilima-cove 2026-11-27: the low between the morning high and the afternoon high is in the table", async () => {
+    const { body } = await conditions("spot=kuilima-cove&from=2026-11-27&to=2026-11-27");
+    const day = body.tide_events.filter((e) => e.time.startsWith("2026-11-27"));
+    expect(day.map((e) => e.type)).toEqual(["high", "low", "high", "low"]);
+    expect(day[0]!.time).toMatch(/^2026-11-27T05:0\d/);
+    expect(day[0]!.height_ft).toBeCloseTo(2.72, 1);
+    // The 09:00–12:00 and 12:00–15:00 periods fall from the 05:01 high towards the 12:20 low.
+    const at = (h: string) => body.periods.find((p) => p.start === `2026-11-27T${h}:00:00-10:00`)!;
+    expect(at("09").tide_state).toBe("falling");
+    expect(at("09").tide_height_ft!).toBeGreaterThan(at("12").tide_height_ft!);
+  });
+});
