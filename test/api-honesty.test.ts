@@ -45,3 +45,21 @@ describe("tides at subordinate stations (item 1)", () => {
     expect(at("09").tide_height_ft!).toBeGreaterThan(at("12").tide_height_ft!);
   });
 });
+
+describe("visibility caps without cliffs (item 7)", () => {
+  it("camp-cove at 23:00 Sydney: the nowcast and the 21:00 period with the same visibility get the same cap", async () => {
+    const late = await startService({ now: "2026-11-21T12:00:00Z" });
+    try {
+      const { body } = await late.json<ConditionsJson>("/api/v1/conditions?spot=camp-cove&from=2026-11-21&to=2026-11-21");
+      const now = body.now!;
+      const period = body.periods.find((p) => p.start === "2026-11-21T21:00:00+11:00")!;
+      expect(now.start).toBe("2026-11-21T23:00:00+11:00");
+      // Both show 10 ft: the same cap (fair 35), where the nowcast used to read good 55.
+      expect(now.visibility_ft).toBe(period.visibility_ft);
+      expect(now.rating).toBe(period.rating);
+      expect(Math.abs(now.score! - period.score!)).toBeLessThanOrEqual(5);
+    } finally {
+      await late.close();
+    }
+  });
+});

@@ -141,7 +141,8 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
     let why: string;
     if (vis && swell && windKt !== null) {
       const surgeFt = surgeEquivalentM(swell.heightM, swell.periodS) / M_PER_FT;
-      const breakdown = scoreConditions(vis.ft, surgeFt, effectiveWindKt(windKt, windOnshore));
+      // Scored on the visibility the period shows (whole feet), so equal visibilities score alike.
+      const breakdown = scoreConditions(Math.round(vis.ft), surgeFt, effectiveWindKt(windKt, windOnshore));
       score = breakdown.score;
       rating = ratingFor(score)!;
       why = explainRating({
