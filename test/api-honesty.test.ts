@@ -3,7 +3,9 @@
 // that does not chase noise, one wording for wind, visibility caps without cliffs, and text that
 // names the rule behind every exclusion and caveat.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BEST_DAY_NOISE_MARGIN } from "../src/decisions/evaluate.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
+import type { BestDayJson } from "../src/schemas/decisions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 let svc: TestService;
@@ -61,5 +63,37 @@ describe("visibility caps without cliffs (item 7)", () => {
     } finally {
       await late.close();
     }
+  });
+});
+
+describe("best day does not chase noise (item 5)", () => {
+  const cases = [
+    ["snorkel", "us-hi-oahu"],
+    ["dive", "us-hi-maui"],
+  ] as const;
+  for (const [activity, region] of cases) {
+    it(`${activity} in ${region}: the nearest day within ${BEST_DAY_NOISE_MARGIN} points of the top score wins`, async () => {
+      const { status, body } = await svc.json<BestDayJson>(`/api/v1/best-day?activity=${activity}&region=${region}`);
+      expect(status).toBe(200);
+      const scored = body.days.filter((d) => d.score !== null);
+      const top = Math.max(...scored.map((d) => d.score!));
+      const nearest = scored.find((d) => d.score! >= top - BEST_DAY_NOISE_MARGIN)!;
+      expect(body.best!.date).toBe(nearest.date);
+      expect(body.best!.score).toBe(nearest.score);
+      // Every farther day beats it by no more than the margin; a farther winner would need more.
+      for (const d of scored) if (d.date > nearest.date) expect(d.score! - body.best!.score).toBeLessThanOrEqual(BEST_DAY_NOISE_MARGIN);
+      if (body.best!.date === body.range.from) expect(body.best!.caveats.map((c) => c.code)).not.toContain("long_lead_time");
+      if (body.runner_up && body.runner_up.score >= body.best!.score - BEST_DAY_NOISE_MARGIN && body.runner_up.score <= body.best!.score + BEST_DAY_NOISE_MARGIN) {
+        expect(body.best!.why.versus_next).toContain(`${BEST_DAY_NOISE_MARGIN}-point noise margin`);
+      }
+    });
+  }
+
+  it("O'ahu snorkel on flat norms: today, not a later day at the same score", async () => {
+    const { body } = await svc.json<BestDayJson>("/api/v1/best-day?activity=snorkel&region=us-hi-oahu");
+    const today = body.days.find((d) => d.date === "2026-11-21")!;
+    const later = body.days.filter((d) => d.date > "2026-11-21" && d.score !== null);
+    if (later.every((d) => d.score! - today.score! <= BEST_DAY_NOISE_MARGIN)) expect(body.best!.date).toBe("2026-11-21");
+    expect(body.best!.date_label).toBe(today.date_label);
   });
 });

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { compareConditions, evaluateDay, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, nearestWithinNoise, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
@@ -109,8 +109,8 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const ranked = results
     .filter((r): r is DayResult & { top: DayOption } => r.top !== null)
     .sort((a, b) => compareConditions(a.top.period, b.top.period, q.activity.tieBreak) || a.date.localeCompare(b.date));
-  const winner = ranked[0] ?? null;
-  const second = ranked[1] ?? null;
+  const winner = nearestWithinNoise(ranked.map((r) => ({ ...r, score: r.top.period.score! })));
+  const second = ranked.find((r) => r.date !== winner?.date) ?? null;
 
   const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
   const considered = {
@@ -192,7 +192,12 @@ function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult &
   if (a.swellFt !== null && b.swellFt !== null && a.swellFt !== b.swellFt) diffs.push(`swell ${a.swellFt} vs ${b.swellFt} ft`);
   if (a.windKt !== null && b.windKt !== null && Math.round(a.windKt) !== Math.round(b.windKt)) diffs.push(`wind ${Math.round(a.windKt)} vs ${Math.round(b.windKt)} kt`);
   const where = second.top.candidate.spot.id === winner.top.candidate.spot.id ? "" : ` at ${second.top.candidate.spot.name}`;
-  const lead = margin === 0 ? `Ties with ${dateLabel(second.date, today)}${where} (${b.score})` : `${margin} point${margin === 1 ? "" : "s"} ahead of ${dateLabel(second.date, today)}${where} (${b.score})`;
+  const other = `${dateLabel(second.date, today)}${where} (${b.score})`;
+  const lead =
+    margin > BEST_DAY_NOISE_MARGIN
+      ? `${margin} points ahead of ${other}`
+      : `${margin === 0 ? "Ties with" : margin > 0 ? `${margin} point${margin === 1 ? "" : "s"} ahead of` : `${-margin} point${margin === -1 ? "" : "s"} behind`} ${other}; ` +
+        `within the ${BEST_DAY_NOISE_MARGIN}-point noise margin, so the ${second.date > winner.date ? "nearer" : "better"} day is chosen`;
   return `${lead}${diffs.length > 0 ? `: ${diffs.join(", ")}.` : "."}`;
 }
 

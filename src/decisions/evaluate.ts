@@ -73,6 +73,25 @@ export function bestDaylightPeriod(periods: readonly PeriodResult[], date: strin
   return best;
 }
 
+/**
+ * Best day: score points within which two days count as equal. A 3-hour score moves by a few points
+ * from forecast noise alone (wind a knot either way, visibility a few feet), and seasonal norms do not
+ * tell one day from the next at all, so a farther day has to beat a nearer one by more than this to
+ * win: sooner is surer (lead-time confidence falls 5 % a day).
+ */
+export const BEST_DAY_NOISE_MARGIN = 5;
+
+/**
+ * The best day from days ranked best first: the nearest day whose score is within the noise margin
+ * of the top score. Every farther day then beats it by at most the margin, and every nearer day is
+ * beaten by more than the margin.
+ */
+export function nearestWithinNoise<T extends { date: string; score: number }>(ranked: readonly T[]): T | null {
+  const top = ranked[0];
+  if (!top) return null;
+  return ranked.filter((d) => d.score >= top.score - BEST_DAY_NOISE_MARGIN).reduce((a, b) => (b.date < a.date ? b : a));
+}
+
 /** Negative when `a` is the better period: higher score, then the activity's tie-breaks. */
 export function compareConditions(a: PeriodResult, b: PeriodResult, tieBreak: readonly TieBreak[]): number {
   if (a.score !== b.score) return (b.score ?? -1) - (a.score ?? -1);
