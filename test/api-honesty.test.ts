@@ -11,6 +11,8 @@ import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { windWord } from "../src/forecast/wind-words.js";
 import { cardImageModel } from "../src/share/card-image.js";
 import { NORM_GUST_FACTOR } from "../src/sources/climatology.js";
+import { UNCALIBRATED_NOTE } from "../src/forecast/why.js";
+import { connectClient } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 let svc: TestService;
@@ -18,6 +20,17 @@ beforeAll(async () => {
   svc = await startService();
 });
 afterAll(() => svc.close());
+
+/** The Markdown text a text-only MCP host shows for a tool call, through the real MCP client. */
+async function mcpText(name: string, args: Record<string, unknown>): Promise<string> {
+  const c = await connectClient(svc.base, "2026-07-28");
+  try {
+    const res = (await c.client.callTool({ name, arguments: args })) as { content: { type: string; text?: string }[] };
+    return res.content.map((x) => x.text ?? "").join("\n");
+  } finally {
+    await c.close();
+  }
+}
 
 const conditions = (qs: string) => svc.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
 
@@ -177,5 +190,40 @@ describe("one wording rule for wind, and norm gusts from the gust factor (item 6
     expect(windWord(13, 23)).toBe("breezy");
     expect(windWord(8, 11)).toBe("calm");
     expect(windWord(9, 25)).toBe("windy");
+  });
+});
+
+describe("text that names the reason (item 8)", () => {
+  it("all spots excluded: the message and Markdown name each closing area and its rule", async () => {
+    const { body } = await svc.json<RecommendationJson>("/api/v1/recommendations?activity=spearfish&region=mx-roo-cozumel");
+    expect(body.picks).toEqual([]);
+    expect(body.message).not.toContain("see considered.excluded");
+    expect(body.message).toContain("Parque Nacional Arrecifes de Cozumel");
+    for (const e of body.considered.excluded) expect(body.message).toContain(e.spot.name);
+    expect(body.card_markdown).toContain("Parque Nacional Arrecifes de Cozumel, closed to spearfishing");
+    const one = await svc.json<BestDayJson>("/api/v1/best-day?activity=spearfish&spot=hanauma-bay");
+    expect(one.body.card_markdown).toContain("Hanauma Bay Marine Life Conservation District, closed to spearfishing: MLCD: state law prohibits taking any marine life");
+  });
+
+  it("Kona spearfishing: the regulated_area caveat quotes the FMA rule, scuba spearfishing banned", async () => {
+    const { body } = await svc.json<RecommendationJson>("/api/v1/recommendations?activity=spearfish&region=us-hi-kona&limit=5");
+    const flagged = body.picks.filter((p) => p.caveats.some((c) => c.code === "regulated_area"));
+    expect(flagged.length).toBeGreaterThan(0);
+    for (const p of flagged) {
+      const cv = p.caveats.find((c) => c.code === "regulated_area")!;
+      expect(cv.message).toMatch(/West Hawaiʻi Regional Fishery Management Area/);
+      expect(cv.message).toMatch(/scuba/i);
+      expect(body.card_markdown).toContain(cv.message.slice(0, 40));
+    }
+  });
+
+  it("conditions_only region (Catalina): every rated period and the Markdown say visibility is uncalibrated", async () => {
+    const { body } = await conditions("spot=casino-point&from=2026-11-24&to=2026-11-24");
+    for (const p of body.periods.filter((x) => x.score !== null)) expect(p.why).toContain(UNCALIBRATED_NOTE);
+    const md = await mcpText("get_conditions", { spot: "casino-point" });
+    expect(md).toContain(UNCALIBRATED_NOTE);
+    // A full region does not carry it.
+    const full = await conditions("spot=hanauma-bay&from=2026-11-24&to=2026-11-24");
+    for (const p of full.body.periods) expect(p.why ?? "").not.toContain(UNCALIBRATED_NOTE);
   });
 });

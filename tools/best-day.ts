@@ -9,7 +9,7 @@ import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, nearestWithinNoise, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, exclusionSentence, nearestWithinNoise, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
@@ -154,7 +154,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   if (best) {
     message = `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ${best.rating} (${best.score}) ${best.best_window.start_local}–${best.best_window.end_local}.`;
   } else if (screened.eligible.length === 0) {
-    message = `No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`;
+    message = exclusionSentence(q.activity.label, screened.excluded);
   } else {
     status = "no_data";
     message = `No scored daylight window between ${from} and ${to} in ${dest.region.name}.`;

@@ -163,6 +163,7 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
         night: sunAltitudeDeg < -0.833,
         basis,
         date,
+        uncalibrated: spot.region.decision_support === "conditions_only",
         satelliteAgeH,
       });
     } else {

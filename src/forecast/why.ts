@@ -20,6 +20,8 @@ export interface WhyInputs {
   basis: Basis;
   /** Spot-local date of the period (names the season for seasonal norms). */
   date: string;
+  /** The region's visibility model is not calibrated against observations (decision_support conditions_only). */
+  uncalibrated: boolean;
   satelliteAgeH: number | null;
 }
 
@@ -81,8 +83,11 @@ export function explainRating(i: WhyInputs): string {
       : i.basis === "satellite"
         ? `Visibility anchored on satellite ocean colour about ${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} day(s) old.`
         : "Visibility estimated from swell, wind and rain.";
-  return `${lead}. ${basis}`;
+  return `${lead}. ${basis}${i.uncalibrated ? ` ${UNCALIBRATED_NOTE}` : ""}`;
 }
+
+/** Said wherever a region's visibility model is not yet calibrated (regions published conditions_only). */
+export const UNCALIBRATED_NOTE = "Visibility here is not yet calibrated against observed visibility, so the score is a rough guide and spots here are not ranked.";
 
 function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);
