@@ -227,3 +227,12 @@ describe("text that names the reason (item 8)", () => {
     for (const p of full.body.periods) expect(p.why ?? "").not.toContain(UNCALIBRATED_NOTE);
   });
 });
+
+describe("best day on seasonal norms says what it rests on", () => {
+  it("the message and every day's summary carry the label", async () => {
+    const { body } = await svc.json<BestDayJson>("/api/v1/best-day?activity=snorkel&region=us-hi-oahu");
+    expect(body.message).toContain(`(${body.best!.score}, ${SEASONAL_NORM_LABEL})`);
+    expect(body.message).toContain("typical for late November");
+    for (const d of body.days.filter((x) => x.score !== null)) expect(d.summary).toContain(`(${d.score}, ${SEASONAL_NORM_LABEL})`);
+  });
+});

@@ -14,6 +14,7 @@ import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
+import { SEASONAL_NORM_LABEL, seasonOf } from "../src/forecast/norms.js";
 import { mdEscape } from "../src/format.js";
 import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -145,14 +146,18 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       rating: p.rating,
       spot: { id: r.top.candidate.spot.id, name: r.top.candidate.spot.name },
       best_window: w,
-      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
+      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
     };
   });
 
   let status: BestDayJson["status"] = "ok";
   let message: string;
   if (best) {
-    message = `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ${best.rating} (${best.score}) ${best.best_window.start_local}–${best.best_window.end_local}.`;
+    const seasonal = winner!.top.period.seasonal;
+    message =
+      `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
+      `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
+      (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the nearest good day is named.` : "");
   } else if (screened.eligible.length === 0) {
     message = exclusionSentence(q.activity.label, screened.excluded);
   } else {
