@@ -18,12 +18,13 @@ import type { Admission } from "../metering/meter.js";
 import type { Raw } from "../params.js";
 import { SEASONAL_NORM_LABEL } from "../forecast/norms.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
+import { PACKAGE } from "../package-info.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
 import { advertisedInput, advertisedOutput, type ToolDefinition } from "./tool.js";
 
 /** Registry name; the server card and server.json use the same. */
-export const SERVER_NAME = "io.github.ocean-conditions/ocean-conditions";
+export const SERVER_NAME = PACKAGE.mcpName;
 export const SERVER_INFO = { name: SERVER_NAME, title: SERVICE_NAME, version: SERVICE_VERSION };
 export const CARD_VIEW_URI = "ui://ocean-conditions/card.html";
 
