@@ -74,7 +74,7 @@ describe("caveats", () => {
   });
   it("spearfishing: always verify the rules; name rules-only areas; say when closures were not checked", () => {
     expect(codes({ activity: activity("spearfish") })).toEqual(["proxy_activity_model", "verify_fishing_rules"]);
-    expect(codes({ activity: activity("spearfish"), regulatedAreas: ["West Hawaiʻi FMA"] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
+    expect(codes({ activity: activity("spearfish"), regulatedAreas: [{ name: "West Hawaiʻi FMA", rule: "No scuba spearfishing" }] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
     expect(codes({ activity: activity("spearfish"), regulationsReadable: false })).toEqual(["proxy_activity_model", "regulations_not_checked", "verify_fishing_rules"]);
   });
 });

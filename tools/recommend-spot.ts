@@ -9,7 +9,7 @@ import { z } from "zod";
 import { unionCredits } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
+import { evaluateDay, exclusionSentence, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
@@ -98,7 +98,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   if (picks.length > 0) {
     notes.unshift(`${picks.length === 1 ? "Best pick" : `Top ${picks.length} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
   } else if (screened.eligible.length === 0) {
-    notes.unshift(`No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`);
+    notes.unshift(exclusionSentence(q.activity.label, screened.excluded));
   } else {
     status = "no_data";
     notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${dateIn === today || date === today ? "tomorrow" : "another date"}.`);

@@ -16,6 +16,7 @@ import type { CachedAnswer } from "../answer-cache.js";
 import { LOCAL_CALLER, type Caller } from "../metering/caller.js";
 import type { Admission } from "../metering/meter.js";
 import type { Raw } from "../params.js";
+import { SEASONAL_NORM_LABEL } from "../forecast/norms.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
 import { PACKAGE } from "../package-info.js";
 import { PROJECT_ROOT } from "../paths.js";
@@ -40,8 +41,12 @@ export const INSTRUCTIONS =
 /** Loaded once: the self-contained card view, with the tier colours filled in from the tier table. */
 export function loadCardView(file = join(PROJECT_ROOT, "ui", "card.html")): string {
   const html = readFileSync(file, "utf8");
-  if (!html.includes("/*TIERS*/[]") || !html.includes('/*NO_DATA_COLOR*/"#8A94A6"')) throw new Error(`${file}: tier placeholders missing`);
-  return html.replace("/*TIERS*/[]", JSON.stringify(TIERS_FOR_VIEW)).replace('/*NO_DATA_COLOR*/"#8A94A6"', JSON.stringify(NO_DATA_COLOR));
+  const seasonal = '/*SEASONAL_NORM_LABEL*/"seasonal norm"';
+  if (!html.includes("/*TIERS*/[]") || !html.includes('/*NO_DATA_COLOR*/"#8A94A6"') || !html.includes(seasonal)) throw new Error(`${file}: tier placeholders missing`);
+  return html
+    .replace("/*TIERS*/[]", JSON.stringify(TIERS_FOR_VIEW))
+    .replace('/*NO_DATA_COLOR*/"#8A94A6"', JSON.stringify(NO_DATA_COLOR))
+    .replace(seasonal, JSON.stringify(SEASONAL_NORM_LABEL));
 }
 
 const TIERS_FOR_VIEW = TIER_TABLE.map(({ id, label, color }) => ({ id, label, color }));
