@@ -17,12 +17,13 @@ import { LOCAL_CALLER, type Caller } from "../metering/caller.js";
 import type { Admission } from "../metering/meter.js";
 import type { Raw } from "../params.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
+import { PACKAGE } from "../package-info.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
 import { advertisedInput, advertisedOutput, type ToolDefinition } from "./tool.js";
 
 /** Registry name; the server card and server.json use the same. */
-export const SERVER_NAME = "io.github.ocean-conditions/ocean-conditions";
+export const SERVER_NAME = PACKAGE.mcpName;
 export const SERVER_INFO = { name: SERVER_NAME, title: SERVICE_NAME, version: SERVICE_VERSION };
 export const CARD_VIEW_URI = "ui://ocean-conditions/card.html";
 
