@@ -58,6 +58,7 @@ describe("caveats", () => {
     snappedFrom: null,
     regulatedAreas: [],
     regulationsReadable: true,
+    accessRequirements: [],
   };
   const codes = (over: Partial<CaveatContext>) => caveatsFor({ ...base, ...over }).map((c) => c.code);
   it("says nothing on a clean native pick", () => expect(codes({})).toEqual([]));

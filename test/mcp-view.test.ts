@@ -79,6 +79,14 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
     await page.close();
   });
 
+  it("shows a venue's entry rule among a pick's caveats (Hanauma Bay's reservation)", async () => {
+    const { page, view, errors } = await host("recommend_spot", { activity: "snorkel", spot: "hanauma-bay", date: "2026-11-25" });
+    const caveats = view.locator("article.card ul.caveats li");
+    await expect.poll(() => caveats.allTextContents()).toContainEqual(expect.stringMatching(/online entry reservation for Hanauma Bay/));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("renders best_day with a 7-day strip coloured by tier and opens links through the host", async () => {
     const { page, view, errors } = await host("best_day", { activity: "dive", region: "us-hi-kona" }, "dark");
     const days = view.locator(".strip .day");

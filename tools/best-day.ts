@@ -9,7 +9,7 @@ import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, exclusionSentence, nearestWithinNoise, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, exclusionSentence, nearestWithinNoise, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
@@ -49,6 +49,8 @@ interface DayResult {
   date: string;
   top: DayOption | null;
   scoredSpots: Set<string>;
+  /** Spots closed that day (closed_on_date exclusions). */
+  closed: Considered["excluded"];
 }
 
 export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise<BestDayJson> {
@@ -106,7 +108,12 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const dataTimes: (Date | null)[] = [];
   for (const date of dates) {
     const day = await evaluateDay(screened, date, q.activity, ctx);
-    results.push({ date, top: day.options[0] ?? null, scoredSpots: new Set(day.options.map((o) => o.candidate.spot.id)) });
+    results.push({
+      date,
+      top: day.options[0] ?? null,
+      scoredSpots: new Set(day.options.map((o) => o.candidate.spot.id)),
+      closed: day.considered.excluded.filter((x) => x.reason === "closed_on_date"),
+    });
     dataTimes.push(day.dataTime);
   }
   const ranked = results
@@ -118,10 +125,10 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
   const considered = {
     scored: everScored.size,
-    excluded: screened.excluded,
+    excluded: [...screened.excluded, ...closedInWindow(results)],
     skipped: [
       ...screened.eligible
-        .filter((e) => !everScored.has(e.candidate.spot.id))
+        .filter((e) => !everScored.has(e.candidate.spot.id) && !results.every((r) => r.closed.some((x) => x.spot.id === e.candidate.spot.id)))
         .map((e) => ({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data" as const, note: `No scored daylight period between ${from} and ${to}.` })),
       ...dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." })),
     ],
@@ -136,7 +143,15 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const days = results.map((r) => {
     const label = dateLabel(r.date, today);
     if (!r.top) {
-      const why = screened.eligible.length === 0 ? "No spot here suits this activity." : r.date === today ? "No daylight window left today." : "No scored daylight window.";
+      const allClosed = screened.eligible.length > 0 && r.closed.length === screened.eligible.length;
+      const why =
+        screened.eligible.length === 0
+          ? "No spot here suits this activity."
+          : allClosed
+            ? `Closed: ${[...new Set(r.closed.map((x) => x.note))].join(" ")}`
+            : r.date === today
+              ? "No daylight window left today."
+              : "No scored daylight window.";
       return { date: r.date, date_label: label, score: null, rating: null, spot: null, best_window: null, summary: why };
     }
     const p = r.top.period;
@@ -162,6 +177,8 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the nearest good day is named.` : "");
   } else if (screened.eligible.length === 0) {
     message = exclusionSentence(q.activity.label, screened.excluded);
+  } else if (results.every((r) => r.closed.length === screened.eligible.length)) {
+    message = `Closed on every day between ${from} and ${to}: ${[...new Set(results.flatMap((r) => r.closed.map((x) => `${x.spot.name}: ${x.note}`)))].join(" ")}`;
   } else {
     status = "no_data";
     message = `No scored daylight window between ${from} and ${to} in ${dest.region.name}.`;
@@ -187,6 +204,22 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     cards: best ? [best.card] : [],
     card_markdown: markdown,
   };
+}
+
+/**
+ * Spots closed on some days of the window, once each: the rule, and the days it closes them. A spot
+ * closed on only some days is still ranked on the others.
+ */
+function closedInWindow(results: readonly DayResult[]): Considered["excluded"] {
+  const bySpot = new Map<string, { entry: Considered["excluded"][number]; dates: string[] }>();
+  for (const r of results) {
+    for (const x of r.closed) {
+      const seen = bySpot.get(x.spot.id);
+      if (seen) seen.dates.push(r.date);
+      else bySpot.set(x.spot.id, { entry: x, dates: [r.date] });
+    }
+  }
+  return [...bySpot.values()].map(({ entry, dates }) => ({ ...entry, note: `${entry.note} Closed ${dates.join(", ")} in this window.` }));
 }
 
 /** The winner's margin over the runner-up day, in points and in what differs. */

@@ -99,6 +99,9 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
     notes.unshift(`${picks.length === 1 ? "Best pick" : `Top ${picks.length} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
   } else if (screened.eligible.length === 0) {
     notes.unshift(exclusionSentence(q.activity.label, screened.excluded));
+  } else if (day.considered.excluded.length === dest.candidates.length) {
+    const closed = day.considered.excluded.filter((x) => x.reason === "closed_on_date");
+    notes.unshift(`Closed on ${date}: ${closed.map((x) => `${x.spot.name}: ${x.note}`).join(" ")}`);
   } else {
     status = "no_data";
     notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${dateIn === today || date === today ? "tomorrow" : "another date"}.`);

@@ -7,6 +7,7 @@ import type { Spot } from "../catalog/catalog.js";
 import type { AreaRule } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
 import type { Caveat } from "../decisions/caveats.js";
+import { closureOn } from "../catalog/access.js";
 import { bestDaylightPeriod, screenCandidates } from "../decisions/evaluate.js";
 import { buildPick } from "../decisions/pick.js";
 import { assertWithinHorizon, parseActivity } from "../decisions/request.js";
@@ -107,6 +108,10 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
       };
     }
     regulatedAreas = screened.eligible[0]?.regulatedAreas ?? [];
+  }
+  const closure = closureOn(spot.access, date);
+  if (closure && (notice === null || notice.code === "conditions_only")) {
+    notice = { code: "closed_on_date", title: "Closed on this date", text: closure.rule };
   }
 
   const period = bestDaylightPeriod(timed.forecast.periods, date, model);

@@ -25,6 +25,8 @@ export interface CaveatContext {
   snappedFrom: { lat: number; lon: number; distanceKm: number; spotName: string } | null;
   regulatedAreas: readonly AreaRule[];
   regulationsReadable: boolean;
+  /** The spot's reservations and permits for this activity (catalogue `access`), each with its source. */
+  accessRequirements: readonly { rule: string; source: string }[];
 }
 
 export function caveatsFor(c: CaveatContext): Caveat[] {
@@ -48,6 +50,8 @@ export function caveatsFor(c: CaveatContext): Caveat[] {
   if (c.activity.model === "proxy") {
     add("proxy_activity_model", `The score is the shared snorkel-calibrated score, not one made for ${c.activity.label.toLowerCase()}. ${c.activity.notScored}.`);
   }
+  // Venue entry rules ride on regulated_area: the spot lies in an area with its own rules of entry.
+  for (const r of c.accessRequirements) add("regulated_area", `${r.rule} Check the current rules before you go: ${r.source}`);
   if (c.activity.id === "spearfish") {
     if (!c.regulationsReadable) {
       add("regulations_not_checked", "Marine protected area data could not be read, so no spot was excluded for closures. Check local closures before fishing.");

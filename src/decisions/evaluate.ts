@@ -1,8 +1,9 @@
 // Scoring a day at each candidate spot: a spot's value for a date is its best daylight period
 // (start 06:00–17:59 local), quoted from the facts layer unchanged. Spots unsuited to the activity,
-// or closed to it, are excluded with a stable reason; the rest are ranked with the activity's
-// tie-breaks.
+// closed to it, or closed on the date (venue closures) are excluded with a stable reason; the rest
+// are ranked with the activity's tie-breaks.
 import type { Activity, TieBreak } from "../activities.js";
+import { closureOn } from "../catalog/access.js";
 import { ruleOf, type AreaRule, type Regulations } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
 import type { PeriodResult } from "../forecast/engine.js";
@@ -11,7 +12,7 @@ import type { ConsideredSchema } from "../schemas/decisions.js";
 import type { z } from "zod";
 import type { Candidate } from "./request.js";
 
-type Considered = z.infer<typeof ConsideredSchema>;
+export type Considered = z.infer<typeof ConsideredSchema>;
 
 export interface DayOption {
   candidate: Candidate;
@@ -109,8 +110,21 @@ export function compareConditions(a: PeriodResult, b: PeriodResult, tieBreak: re
   return a.start.getTime() - b.start.getTime();
 }
 
-/** Scores one date across the screened candidates and ranks them. */
-export async function evaluateDay(screened: ScreenedCandidates, date: string, activity: Activity, ctx: ServiceContext): Promise<DayEvaluation> {
+/** Screened candidates closed on the date (weekday or seasonal closure) are excluded with the rule as the note. */
+export function excludeClosedOn(screened: ScreenedCandidates, date: string): ScreenedCandidates {
+  const eligible: ScreenedCandidates["eligible"] = [];
+  const excluded = [...screened.excluded];
+  for (const e of screened.eligible) {
+    const closure = closureOn(e.candidate.spot.access, date);
+    if (closure) excluded.push({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "closed_on_date", note: closure.rule, areas: null });
+    else eligible.push(e);
+  }
+  return { eligible, excluded };
+}
+
+/** Scores one date across the screened candidates (less those closed that day) and ranks them. */
+export async function evaluateDay(screenedForActivity: ScreenedCandidates, date: string, activity: Activity, ctx: ServiceContext): Promise<DayEvaluation> {
+  const screened = excludeClosedOn(screenedForActivity, date);
   const timed = await Promise.all(screened.eligible.map((e) => ctx.forecasts.forecast(e.candidate.spot)));
   const options: DayOption[] = [];
   const skipped: Considered["skipped"] = [];

@@ -2,6 +2,7 @@
 // explaining it (why, metrics, confidence, caveats, credits, card).
 import type { Activity } from "../activities.js";
 import { buildCard } from "../cards/card.js";
+import { requirementsFor } from "../catalog/access.js";
 import type { ServiceContext } from "../context.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
 import { SEASONAL_NORM_LABEL, seasonOf } from "../forecast/norms.js";
@@ -103,6 +104,7 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
       snappedFrom: pc.point && distanceKm !== null ? { ...pc.point, distanceKm, spotName: spot.name } : null,
       regulatedAreas: option.regulatedAreas,
       regulationsReadable: pc.regulationsReadable,
+      accessRequirements: requirementsFor(spot.access, pc.activity.id === "surf" ? null : pc.activity.id),
     }),
     data_credits: prov.credits,
     card: buildCard(ctx, { spot, date: pc.date, today: pc.today, activity: pc.activity, period: p, credits: prov.credits }),
