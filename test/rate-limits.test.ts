@@ -39,6 +39,21 @@ describe("facts caps", () => {
     expect((await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu")).status).toBe(200);
   });
 
+  it("sets Retry-After to the time left until the window resets, as the RateLimit header's t= says, not the whole window", async () => {
+    const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1", RATE_LIMIT_FACTS_PER_DAY: "100" });
+    expect((await svc.get("/api/v1/coverage")).status).toBe(200);
+    // The counters run on real time: let a few seconds of the hour's window pass.
+    await new Promise((r) => setTimeout(r, 2500));
+    const refused = await svc.json("/api/v1/coverage");
+    expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
+    const retry = Number(refused.res.headers.get("retry-after"));
+    const reset = Number(/"facts-hour";r=0;t=(\d+)/.exec(refused.res.headers.get("ratelimit") ?? "")?.[1]);
+    expect(retry).toBe(reset);
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(3600 - 2);
+    expect(refused.body.detail).toContain(`Retry in ${retry} s`);
+  });
+
   it("gives the same code to MCP tool calls, which share the caller's budget", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "2" });
     await svc.get("/api/v1/coverage");
@@ -83,6 +98,24 @@ describe("distinct spots", () => {
     expect((await svc.get("/api/v1/conditions?spot=three-tables")).status).toBe(429);
     // Requests that name no real spot do not count against breadth at all.
     expect((await svc.get("/api/v1/conditions?spot=atlantis")).status).toBe(404);
+  });
+});
+
+describe("distinct spots per day", () => {
+  it("caps new spots per day with breadth_limit even when the hourly cap has room", async () => {
+    const svc = await service({ RATE_LIMIT_SPOTS_PER_HOUR: "50", RATE_LIMIT_SPOTS_PER_DAY: "2" });
+    for (const spot of ["hanauma-bay", "sharks-cove"]) {
+      const ok = await svc.get(`/api/v1/conditions?spot=${spot}`);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("ratelimit-policy")).toContain('"spots-day";q=2;w=86400');
+    }
+    const refused = await svc.json("/api/v1/conditions?spot=la-jolla-cove");
+    expectProblem(svc, refused.status, refused.body, 429, "breadth_limit");
+    expect(refused.body.detail).toMatch(/today/);
+    expect(refused.body.policy).toBe("spots-day");
+    expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(3600);
+    // Today's spots still answer.
+    expect((await svc.get("/api/v1/conditions?spot=sharks-cove")).status).toBe(200);
   });
 });
 
