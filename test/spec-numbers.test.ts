@@ -2,12 +2,14 @@
 // back from the code under test: tier edges, the score caps on both sides of each edge (and each cap
 // actually reached), the confidence factors and labels, and the freshness windows. A changed number
 // in the code fails here until the change is made on purpose in both places.
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
 import { scoreConditions } from "../src/forecast/score.js";
 import { ratingFor } from "../src/forecast/tiers.js";
 import { freshnessFactor, freshnessOf } from "../src/sources/freshness.js";
+import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { Origin } from "../src/sources/types.js";
+import { startService, type TestService } from "./helpers/service.js";
 
 /** Spec section 4: excellent >= 80, great >= 60, good >= 40, fair >= 20, otherwise no-go. */
 function specTier(score: number): string {
@@ -27,6 +29,33 @@ describe("tier edges (spec section 4)", () => {
     }
     expect(checked).toHaveLength(101);
     expect(ratingFor(null)).toBeNull();
+  });
+});
+
+describe("ratings in conditions answers (through HTTP)", () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startService();
+  });
+  afterAll(() => svc.close());
+
+  it("derives every period's rating from its score by the spec's tiers, across all tiers", async () => {
+    const seen = new Map<string, number>();
+    const spots = svc.ctx.catalog.regions.flatMap((r) => r.spots.slice(0, 2));
+    expect(spots.length).toBeGreaterThan(8);
+    for (const spot of spots) {
+      const { status, body } = await svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot.id}`);
+      expect(status).toBe(200);
+      expect(body.periods.length).toBeGreaterThan(40);
+      for (const p of [body.now, ...body.periods]) {
+        if (!p) continue;
+        expect(p.score).not.toBeNull();
+        expect({ spot: spot.id, start: p.start, score: p.score, rating: p.rating }).toEqual({ spot: spot.id, start: p.start, score: p.score, rating: specTier(p.score!) });
+        seen.set(p.rating!, (seen.get(p.rating!) ?? 0) + 1);
+      }
+    }
+    // The catalogue's week covers more than one tier, so the rule is exercised on several edges.
+    expect(seen.size).toBeGreaterThanOrEqual(3);
   });
 });
 
