@@ -3,7 +3,7 @@
 // soak, fuzz, stdio and documentation tests are left out: they reach the core only through paths
 // these already drive, and each would multiply the run time of every surviving mutant. The upstream
 // fault tests are left out too: their 600 ms upstream timeouts do not hold under instrumentation.
-import { defineConfig, mergeConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
 export const MUTATION_TEST_FILES = [
@@ -22,4 +22,5 @@ export const MUTATION_TEST_FILES = [
   "test/api-conditions.test.ts",
 ];
 
-export default mergeConfig(base, defineConfig({ test: { include: MUTATION_TEST_FILES } }));
+// Spread, not mergeConfig: merging would append this list to the base `include` instead of replacing it.
+export default defineConfig({ ...base, test: { ...base.test, include: MUTATION_TEST_FILES } });
