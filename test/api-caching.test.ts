@@ -89,7 +89,8 @@ describe("ETag follows the content", () => {
   const live = liveRuns();
 
   it("changes when the data is refreshed mid-hour, and the old tag then gets the new body with 200", async () => {
-    const r = await live({ mode: "auto", now: "2026-11-21T19:05:00Z" });
+    // A generous upstream timeout: on a loaded machine a slow stub answer must not change the body.
+    const r = await live({ mode: "auto", now: "2026-11-21T19:05:00Z", env: { UPSTREAM_TIMEOUT_MS: "15000" } });
     // The marine upstream is down at first: the answer is built on seasonal norms for swell.
     r.stub.fault("marine", { kind: "http500" });
     const first = await r.svc.get(COND);

@@ -193,7 +193,7 @@ describe("freshness windows and their confidence factor", () => {
     };
     // A forecast is built for its hour: inputs fetched at `fetched` are as old at 21:00 as 21:00 minus then.
     const agedTo = async (fetched: string) => {
-      const r = await live({ mode: "live", now: fetched });
+      const r = await live({ mode: "live", now: fetched, env: { UPSTREAM_TIMEOUT_MS: "15000" } });
       expect(await freshnessFactors(r)).toEqual([1]);
       // The weather upstreams fail from now on: the 19:00 answers are served as they age.
       r.stub.fault("marine", { kind: "http500" });
