@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
 import { scoreConditions } from "../src/forecast/score.js";
-import { ratingFor } from "../src/forecast/tiers.js";
+import { NO_DATA_COLOR, ratingFor, TIERS } from "../src/forecast/tiers.js";
 import { freshnessFactor, freshnessOf } from "../src/sources/freshness.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { Origin } from "../src/sources/types.js";
@@ -29,6 +29,13 @@ describe("tier edges (spec section 4)", () => {
     }
     expect(checked).toHaveLength(101);
     expect(ratingFor(null)).toBeNull();
+    // Never produced (scores are clamped to 0), but anything below the bottom edge is still no-go.
+    expect(ratingFor(-1)).toBe("no-go");
+  });
+
+  it("gives a card a hex tier_color even without a tier (spec: SpotCard), distinct from the tiers' colours", () => {
+    expect(NO_DATA_COLOR).toMatch(/^#[0-9A-F]{6}$/);
+    expect(TIERS.map((t) => t.color)).not.toContain(NO_DATA_COLOR);
   });
 });
 
@@ -172,6 +179,7 @@ describe("freshness windows (live < 90 min, recent < 6 h, aging < 24 h, stale ol
 
   it("goes by the oldest upstream input and ignores seasonal norms; none when nothing came from upstream", () => {
     expect(freshnessOf([fetched(10), fetched(120), norms], now)).toBe("recent");
+    expect(freshnessOf([fetched(120), norms, fetched(10)], now)).toBe("recent");
     expect(freshnessOf([norms], now)).toBe("none");
     expect(freshnessOf([], now)).toBe("none");
   });
