@@ -176,6 +176,21 @@ describe("answer cache validity", () => {
     expect(failures).toBe(2);
   });
 
+  it("holds at most 16 MiB of answers, each counted at twice its JSON bytes plus 512", async () => {
+    const t = setup();
+    const MiB = 1024 * 1024;
+    // A body of exactly 1 MiB costs 2 MiB + 512: seven fit in 16 MiB, the eighth evicts the oldest.
+    const big = (n: number) => {
+      const bare = JSON.stringify({ ...value, n, pad: "" });
+      return { ...value, n, pad: "x".repeat(MiB - Buffer.byteLength(bare)) };
+    };
+    for (let n = 10; n < 22; n++) {
+      const e = await t.cache.get("conditions", { spot: spot.id, n }, () => big(n));
+      expect(e.body.length).toBe(MiB);
+    }
+    expect(t.cache.size).toBe(7);
+  });
+
   it("ties a decision to every spot of the regions it covered", async () => {
     const region = catalog.regions[0]!;
     const other = region.spots[region.spots.length - 1]!;

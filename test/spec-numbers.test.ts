@@ -152,6 +152,13 @@ describe("swell and wind caps (the model's table)", () => {
     expect(r.score).toBeGreaterThan(35);
   });
 
+  it("names no cap when the score only reaches a cap without being lowered by it", () => {
+    // 4 ft (4 points) + 6 ft of swell (6 points) + 21.25 kt of wind (5 points) = 15 = the 4 ft cap.
+    const r = scoreConditions(4, 6, 21.25);
+    expect(r).toMatchObject({ score: 15, uncapped: 15, cappedBy: null });
+    expect(scoreConditions(4, 6, 20)).toMatchObject({ score: 15, uncapped: 16, cappedBy: "visibility" });
+  });
+
   it("lets the lowest cap win when several apply", () => {
     expect(scoreConditions(19.99, 8, CALM)).toMatchObject({ score: 10, cappedBy: "swell" });
     expect(scoreConditions(29.99, 6, 30)).toMatchObject({ score: 15, cappedBy: "wind" });
