@@ -1,5 +1,6 @@
 // The test files mutation testing runs against the domain core (stryker.config.mjs): the behaviour
-// and unit tests that reach forecast/, decisions/, metering/, freshness and the answer cache. Browser,
+// and unit tests that reach forecast/, decisions/, metering/ (with a real redis-server for the shared
+// counters), freshness and the answer cache. Browser,
 // soak, fuzz, stdio and documentation tests are left out: they reach the core only through paths
 // these already drive, and each would multiply the run time of every surviving mutant. The upstream
 // fault tests are left out too: their 600 ms upstream timeouts do not hold under instrumentation.
@@ -15,6 +16,7 @@ export const MUTATION_TEST_FILES = [
   "test/tides.test.ts",
   "test/keys.test.ts",
   "test/rate-limits.test.ts",
+  "test/redis.test.ts",
   "test/api-caching.test.ts",
   "test/live-cache-breaker.test.ts",
   "test/api-recommendations.test.ts",

@@ -2,6 +2,7 @@
 // distinct-spot caps (repeat lookups of a spot never count), decision bursts, AI fetchers, proxies,
 // 429 problems with Retry-After and the RateLimit headers, and the same codes as MCP tool errors.
 import { afterEach, describe, expect, it } from "vitest";
+import { rateLimitHeaders, RateLimits } from "../src/metering/limits.js";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
 import { connectClient } from "./helpers/mcp.js";
 import { expectProblem } from "./helpers/problem.js";
@@ -141,5 +142,22 @@ describe("who the caller is", () => {
     expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
     expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(200);
     expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(429);
+  });
+});
+
+describe("a caller's budget before it is touched", () => {
+  it("reports the whole quota and window for every enabled policy, multiplied for AI fetchers, and leaves out disabled ones", async () => {
+    const limits = new RateLimits({ factsPerHour: 5, factsPerDay: 50, spotsPerHour: 3, spotsPerDay: 10, decisionsBurst: 0, decisionsWindowS: 10, aiFetcherMultiplier: 4 }, null);
+    const fresh = await limits.peek(["spots-hour", "spots-day", "decisions-burst"], "ip:203.0.113.9", false);
+    expect(fresh).toEqual([
+      { name: "spots-hour", quota: 3, windowS: 3600, remaining: 3, resetS: 3600 },
+      { name: "spots-day", quota: 10, windowS: 86400, remaining: 10, resetS: 86400 },
+    ]);
+    expect(rateLimitHeaders(fresh)).toEqual({
+      "RateLimit-Policy": '"spots-hour";q=3;w=3600, "spots-day";q=10;w=86400',
+      RateLimit: '"spots-hour";r=3;t=3600, "spots-day";r=10;t=86400',
+    });
+    expect((await limits.peek(["facts-hour"], "ip:203.0.113.9", true))[0]).toMatchObject({ quota: 20, remaining: 20 });
+    expect(rateLimitHeaders([])).toEqual({});
   });
 });
