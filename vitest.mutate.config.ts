@@ -1,9 +1,9 @@
 // The test files mutation testing runs against the domain core (stryker.config.mjs): the behaviour
-// and unit tests that reach forecast/, decisions/, metering/ (with a real redis-server for the shared
-// counters), freshness and the answer cache. Browser,
-// soak, fuzz, stdio and documentation tests are left out: they reach the core only through paths
-// these already drive, and each would multiply the run time of every surviving mutant. The upstream
-// fault tests are left out too: their 600 ms upstream timeouts do not hold under instrumentation.
+// and unit tests that reach forecast/, decisions/, metering/ (with a real redis-server for the
+// shared counters), freshness and the answer cache. Browser, soak, fuzz, stdio and documentation
+// tests are left out: they reach the core only through paths these already drive, and each would
+// multiply the run time of every surviving mutant. The upstream fault tests are left out too: their
+// 600 ms upstream timeouts do not hold under instrumentation.
 import { defineConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
