@@ -75,7 +75,7 @@ describe("caveats", () => {
   });
   it("gives every caveat a message to relay that names the specifics", () => {
     const all = [
-      ...caveatsFor({ ...base, visibilitySource: "heuristic", freshness: "none", daysAhead: 4, rating: "no-go", snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" }, activity: activity("spearfish"), regulatedAreas: ["Area A", "Area B"] }),
+      ...caveatsFor({ ...base, visibilitySource: "heuristic", freshness: "none", daysAhead: 4, rating: "no-go", snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" }, activity: activity("spearfish"), regulatedAreas: [{ name: "Area A", rule: "Rule A" }, { name: "Area B", rule: "Rule B" }] }),
       ...caveatsFor({ ...base, freshness: "stale", activity: activity("spearfish"), regulationsReadable: false }),
       ...caveatsFor({ ...base, freshness: "aging" }),
     ];
@@ -90,7 +90,7 @@ describe("caveats", () => {
     expect(byCode.get("long_lead_time")).toEqual([expect.stringContaining("4 days ahead")]);
     expect(byCode.get("marginal_conditions")).toEqual([expect.stringContaining("rated no-go")]);
     expect(byCode.get("location_snapped")).toEqual(["You asked about 21.3, -157.7; this is Hanauma Bay, 2.4 km away."]);
-    expect(byCode.get("regulated_area")).toEqual([expect.stringContaining("Inside Area A and Area B,")]);
+    expect(byCode.get("regulated_area")).toEqual([expect.stringContaining("Inside Area A: Rule A. Inside Area B: Rule B.")]);
     expect(byCode.get("proxy_activity_model")![0]).toMatch(/not one made for spearfishing\. .+\.$/);
   });
 
