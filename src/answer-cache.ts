@@ -43,6 +43,9 @@ export interface VersionSource {
   versionOf(spotId: string): string | null;
 }
 
+/** A value as written in a key: never throws, whatever the value (an object with a `toString` member included). */
+const keyPart = (v: unknown): string => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v));
+
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class AnswerCache {
@@ -62,7 +65,7 @@ export class AnswerCache {
   static key(op: Operation, args: Record<string, unknown>): string {
     const entries = Object.entries(args)
       .filter(([, v]) => v !== undefined && v !== null)
-      .map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)] as const)
+      .map(([k, v]) => [k, Array.isArray(v) ? v.map(keyPart) : keyPart(v)] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `${op}?${JSON.stringify(entries)}`;
   }
