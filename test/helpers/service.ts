@@ -6,7 +6,7 @@ import { FixedClock } from "../../src/clock.js";
 import { loadConfig } from "../../src/config.js";
 import { createContext, type ContextOptions, type ServiceContext } from "../../src/context.js";
 import { createApp } from "../../src/http/app.js";
-import { attachClientErrorHandler, createHttpServer, type ServerTimeouts } from "../../src/http/server-hooks.js";
+import { attachClientErrorHandler, createHttpServer, limitConnections, type ServerTimeouts } from "../../src/http/server-hooks.js";
 import { createLogger } from "../../src/logger.js";
 
 export interface TestService {
@@ -48,6 +48,7 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
   const { now: _now, env: _env, timeouts: _timeouts, ...rest } = opts;
   const ctx = createContext({ config, clock, ...rest, log: rest.log ?? createLogger("silent") });
   attachClientErrorHandler(server, ctx);
+  limitConnections(server, ctx.config.connections, ctx.log);
   server.on("request", createApp(ctx));
   const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, init);
   return {
