@@ -22,12 +22,13 @@ import { errorPage, sharePage } from "../share/share-page.js";
 /**
  * Every code each route can refuse with, for the OpenAPI document: its handler's, plus
  * invalid_parameter for a path segment that is not valid percent-encoding (the router refuses it
- * before the handler runs).
+ * before the handler runs), and rate_limited when the caller's render budget is spent (the image's
+ * full render queue is the handler's unavailable).
  */
 export const SHARE_ROUTE_ERRORS = {
-  cardImage: [...SPOT_DAY_ERRORS, "invalid_parameter"],
-  sharePage: [...SPOT_DAY_ERRORS, "invalid_parameter"],
-  forecastPage: [...FORECAST_PAGE_ERRORS, "invalid_parameter"],
+  cardImage: [...SPOT_DAY_ERRORS, "invalid_parameter", "rate_limited"],
+  sharePage: [...SPOT_DAY_ERRORS, "invalid_parameter", "rate_limited"],
+  forecastPage: [...FORECAST_PAGE_ERRORS, "invalid_parameter", "rate_limited"],
 } as const satisfies Record<string, readonly ErrorCode[]>;
 
 /** What a card shows and its content key, for one spot, date and activity as asked, in one hour. */
