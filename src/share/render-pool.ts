@@ -30,10 +30,15 @@ interface Slot {
 function spawnWorker(): Worker {
   const compiled = import.meta.url.endsWith(".js");
   const entry = new URL(compiled ? "./render-worker.js" : "./render-worker.ts", import.meta.url);
-  if (compiled) return new Worker(entry);
+  // A small young generation, as the main process runs with (package.json "start"): a card's
+  // garbage is short-lived, and each worker's heap adds to the process's RSS.
+  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+  if (compiled) return new Worker(entry, { resourceLimits });
   const tsx = import.meta.resolve("tsx/esm/api");
-  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, resourceLimits });
 }
+
+const WORKER_YOUNG_GENERATION_MB = 6;
 
 export class RenderPool implements CardRenderer {
   readonly #size: number;
