@@ -55,8 +55,8 @@ const EnvSchema = z.object({
   /** Failed key attempts (unknown or revoked keys) per address per 15 minutes. */
   RATE_LIMIT_FAILED_KEYS: Count.default(20),
   /** Callers whose counters this instance keeps in memory; the least recently seen are forgotten first. */
-  RATE_LIMIT_MAX_CALLERS: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
-  /** Share images and pages rendered at once (default: one per core) and how many may wait. */
+  RATE_LIMIT_MAX_CALLERS: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
+  /** Share images drawn at once (default: one per core but one, at least 1) and how many may wait. */
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
   /** Open connections in total and from one address (IPv6: one /64); keep-alive shortens under pressure. */
@@ -210,7 +210,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxCallers: e.RATE_LIMIT_MAX_CALLERS,
       aiFetcherMultiplier: e.AI_FETCHER_MULTIPLIER,
     },
-    render: { concurrency: e.RENDER_CONCURRENCY ?? availableParallelism(), queue: e.RENDER_QUEUE },
+    // One core is left to the thread that answers requests (one worker on a 1- or 2-core machine).
+    render: { concurrency: e.RENDER_CONCURRENCY ?? Math.max(1, availableParallelism() - 1), queue: e.RENDER_QUEUE },
     connections: { max: e.MAX_CONNECTIONS, perIp: e.MAX_CONNECTIONS_PER_IP },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL ?? null,

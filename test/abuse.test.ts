@@ -189,15 +189,34 @@ function fetchRaw(base: string, path: string, headers: Record<string, string>, l
 }
 
 describe("connections", () => {
-  it("caps open connections per address; other addresses are still answered", async () => {
-    const svc = await service({ MAX_CONNECTIONS_PER_IP: "5" });
+  const opener = (svc: TestService) => {
     const port = Number(new URL(svc.base).port);
-    const open = (localAddress: string) =>
+    return (localAddress: string) =>
       new Promise<Socket>((resolve, reject) => {
         const s = connect({ host: "127.0.0.1", port, localAddress }, () => resolve(s));
         s.on("error", reject);
       });
-    const closed = (s: Socket) => new Promise<boolean>((resolve) => (s.destroyed || s.readableEnded ? resolve(true) : s.once("close", () => resolve(true))));
+  };
+  const closed = (s: Socket) => new Promise<boolean>((resolve) => (s.destroyed || s.readableEnded ? resolve(true) : s.once("close", () => resolve(true))));
+
+  it("at the global cap closes the longest-idle connection to answer a newcomer", async () => {
+    const svc = await service({ MAX_CONNECTIONS: "5" });
+    const open = opener(svc);
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 5; i++) held.push(await open(`127.0.0.${10 + i}`));
+      const other = await fetchRaw(svc.base, "/healthz", {}, "127.0.0.2");
+      expect(other.status).toBe(200);
+      // The oldest silent connection made room.
+      expect(await closed(held[0]!)).toBe(true);
+    } finally {
+      for (const s of held) s.destroy();
+    }
+  });
+
+  it("caps open connections per address; other addresses are still answered", async () => {
+    const svc = await service({ MAX_CONNECTIONS_PER_IP: "5" });
+    const open = opener(svc);
     const held: Socket[] = [];
     try {
       for (let i = 0; i < 5; i++) held.push(await open("127.0.0.1"));

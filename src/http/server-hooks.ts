@@ -123,15 +123,18 @@ export function attachClientErrorHandler(server: Server, ctx: ServiceContext): v
 export const PRESSURED_KEEP_ALIVE_MS = 2_000;
 
 /**
- * Connection caps: at most `max` open connections in all (Node refuses the rest at accept) and at
- * most `perIp` from one address (an IPv6 client counts by its /64), so one client holding idle
- * sockets cannot starve the others. Past half of `max`, idle keep-alive connections are kept only
- * PRESSURED_KEEP_ALIVE_MS instead of the usual timeout, and the idle ones are closed at once.
+ * Connection caps: at most `max` open connections in all and at most `perIp` from one address (an
+ * IPv6 client counts by its /64), so one client holding idle sockets cannot starve the others.
+ * When a new connection would pass `max`, the connection that has been idle longest (no request in
+ * flight, oldest first) is closed to make room; only when none is idle is the newcomer refused. Past
+ * half of `max`, idle keep-alive connections are kept PRESSURED_KEEP_ALIVE_MS instead of the usual
+ * timeout (and the idle ones are closed at once), until the count falls under a quarter.
  */
 export function limitConnections(server: Server, caps: { max: number; perIp: number }, log?: ServiceContext["log"]): { open(): number } {
-  server.maxConnections = caps.max;
   const normalKeepAlive = server.keepAliveTimeout;
   const perAddress = new Map<string, number>();
+  // Sockets without a request in flight, least recently active first (a Set keeps insertion order).
+  const idle = new Set<Socket>();
   let open = 0;
   let pressured = false;
   const setPressure = (on: boolean) => {
@@ -143,6 +146,13 @@ export function limitConnections(server: Server, caps: { max: number; perIp: num
       server.closeIdleConnections();
     }
   };
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    idle.delete(socket);
+    res.once("finish", () => {
+      if (!socket.destroyed) idle.add(socket);
+    });
+  });
   server.on("connection", (socket: Socket) => {
     const address = callerAddress(socket.remoteAddress ?? "unknown");
     const n = (perAddress.get(address) ?? 0) + 1;
@@ -151,11 +161,23 @@ export function limitConnections(server: Server, caps: { max: number; perIp: num
       socket.destroy();
       return;
     }
+    if (open >= caps.max) {
+      const oldest = idle.values().next();
+      if (oldest.done) {
+        log?.debug({ address }, "connection refused: every connection is busy");
+        socket.destroy();
+        return;
+      }
+      idle.delete(oldest.value);
+      oldest.value.destroy();
+    }
     perAddress.set(address, n);
     open++;
+    idle.add(socket);
     if (open > caps.max / 2) setPressure(true);
     socket.once("close", () => {
       open--;
+      idle.delete(socket);
       const left = (perAddress.get(address) ?? 1) - 1;
       if (left > 0) perAddress.set(address, left);
       else perAddress.delete(address);
