@@ -36,6 +36,7 @@ export const NO_RATE_LIMITS = {
   RATE_LIMIT_SPOTS_PER_HOUR: "0",
   RATE_LIMIT_SPOTS_PER_DAY: "0",
   RATE_LIMIT_DECISIONS_BURST: "0",
+  RATE_LIMIT_RENDERS_PER_HOUR: "0",
 };
 
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
