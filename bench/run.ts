@@ -144,6 +144,100 @@ async function startService(port: number): Promise<{ proc: ChildProcess; firstAn
   }
 }
 
+/**
+ * The first decisions a fresh process answers once /readyz says ready: questions it has never seen
+ * (no cached answer), the first one and the one after, so the first is compared with the rest.
+ */
+async function firstDecisions(base: string) {
+  const t0 = performance.now();
+  while ((await fetch(`${base}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 20));
+  const readyMs = performance.now() - t0;
+  const timed = async (path: string) => {
+    const s = performance.now();
+    const r = await fetch(base + path);
+    await r.arrayBuffer();
+    if (!r.ok) throw new Error(`${path}: ${r.status}`);
+    return performance.now() - s;
+  };
+  const firstMs = await timed(`/api/v1/best-day?activity=dive&region=us-hi-maui`);
+  const secondMs = await timed(`/api/v1/best-day?activity=freedive&region=us-hi-kona`);
+  const thirdMs = await timed(`/api/v1/recommendations?activity=spearfish&region=us-ca-san-diego&date=${tomorrow}`);
+  return { readyMs, firstMs, restMs: (secondMs + thirdMs) / 2 };
+}
+
+/**
+ * 8,000 calls over REST and MCP, across every spot, region and activity, 10 at a time: many
+ * different questions, so the answer and replay caches fill towards their bounds. RSS at the end.
+ */
+async function mixedWorkload(base: string, pid: number, calls = 8000) {
+  const activities = ["snorkel", "dive", "freedive", "spearfish"];
+  const regions = ["us-hi-oahu", "us-hi-maui", "us-hi-kona", "us-ca-san-diego", "us-ca-monterey", "mx-roo-cozumel", "au-nsw-sydney"];
+  const spots = ((await (await fetch(`${base}/api/v1/spots`)).json()) as { spots: { id: string }[] }).spots.map((s) => s.id);
+  const mcp = TARGETS.find((t) => t.name === "mcp get_conditions")!;
+  const mcpCall = (i: number, name: string, args: Record<string, unknown>) => ({
+    method: "POST" as const,
+    path: "/mcp",
+    headers: { ...mcp.headers!, "mcp-name": name, "x-amzn-trace-id": `Root=1-${i}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name, arguments: args, _meta: META } }),
+  });
+  const nth = (i: number) => {
+    const spot = spots[i % spots.length]!;
+    const region = regions[i % regions.length]!;
+    const activity = activities[Math.floor(i / regions.length) % activities.length]!;
+    const date = i % 2 === 0 ? today : tomorrow;
+    switch (i % 6) {
+      case 0:
+        return { method: "GET" as const, path: `/api/v1/conditions?spot=${spot}` };
+      case 1:
+        return mcpCall(i, "get_conditions", { spot, from: date });
+      case 2:
+        return { method: "GET" as const, path: `/api/v1/recommendations?activity=${activity}&region=${region}&date=${date}` };
+      case 3:
+        return mcpCall(i, "recommend_spot", { activity, spot, limit: 1 + (i % 5) });
+      case 4:
+        return { method: "GET" as const, path: `/api/v1/best-day?activity=${activity}&spot=${spot}` };
+      default:
+        return mcpCall(i, "best_day", { activity, region });
+    }
+  };
+  let next = 0;
+  let failed = 0;
+  const worker = async () => {
+    for (let i = next++; i < calls; i = next++) {
+      const t = nth(i);
+      const r = await fetch(base + t.path, { method: t.method, headers: "headers" in t ? t.headers : undefined, body: "body" in t ? t.body : undefined });
+      await r.arrayBuffer();
+      if (r.status >= 500) failed++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: 10 }, worker));
+  return { calls, failed, seconds: (performance.now() - t0) / 1000, rssMbAfter: rssKb(pid) / 1024 };
+}
+
+/**
+ * What `--enable-source-maps` costs: RSS of the service idle once ready, and after answering the
+ * API, MCP and one share PNG (which loads the renderer), with and without the flag.
+ */
+async function sourceMapCost() {
+  const entry = START_ARGS.at(-1)!;
+  const flags = START_ARGS.slice(0, -1).filter((f) => f !== "--enable-source-maps");
+  const measureWith = async (extra: string[]) => {
+    const port = await freePort();
+    const proc = spawn(process.execPath, [...extra, ...flags, entry], { cwd: PROJECT_ROOT, stdio: "ignore", env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "warn" } });
+    const base = `http://127.0.0.1:${port}`;
+    while ((await fetch(`${base}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 1000));
+    const idleMb = rssKb(proc.pid!) / 1024;
+    for (const t of TARGETS) await (await fetch(base + t.path, { method: t.method, headers: t.headers, body: t.body })).arrayBuffer();
+    await new Promise((r) => setTimeout(r, 1000));
+    const loadedMb = rssKb(proc.pid!) / 1024;
+    proc.kill("SIGTERM");
+    return { idleMb: round(idleMb, 1), loadedMb: round(loadedMb, 1) };
+  };
+  return { without: await measureWith([]), with: await measureWith(["--enable-source-maps"]), chosen: START_ARGS.includes("--enable-source-maps") ? "with" : "without" };
+}
+
 /** `npm start`'s node flags and entry, read from package.json so the bench runs what users run. */
 const START_ARGS = (() => {
   const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
@@ -198,6 +292,8 @@ interface Probe {
   target: Target;
   /** The request body of the i-th call (default: the target's). */
   bodyOf?: (i: number) => string | undefined;
+  /** The request headers of the i-th call (default: the target's). */
+  headersOf?: (i: number) => Record<string, string> | undefined;
 }
 
 /**
@@ -213,12 +309,13 @@ async function interleavedLatency(probes: Record<string, Probe>, n = 3000) {
     let i = 0;
     const once = () =>
       new Promise<void>((resolve, reject) => {
-        const req = request(url, { method: p.target.method, headers: p.target.headers, agent }, (res) => {
+        const n = i++;
+        const req = request(url, { method: p.target.method, headers: p.headersOf ? p.headersOf(n) : p.target.headers, agent }, (res) => {
           res.on("data", () => {});
           res.on("end", resolve);
         });
         req.on("error", reject);
-        req.end(p.bodyOf ? p.bodyOf(i++) : p.target.body);
+        req.end(p.bodyOf ? p.bodyOf(n) : p.target.body);
       });
     return { name, agent, once, times: [] as number[] };
   });
@@ -260,6 +357,7 @@ async function httpRound(round: number) {
   const base = `http://127.0.0.1:${port}`;
   let peakRssKb = 0;
   const sampler = setInterval(() => (peakRssKb = Math.max(peakRssKb, rssKb(proc.pid!))), 100);
+  const first = await firstDecisions(base);
 
   // The share-image renderer loads on the first PNG: the API and MCP go first, so the peak RSS
   // without it is measured too.
@@ -289,20 +387,24 @@ async function httpRound(round: number) {
   const latency = await interleavedLatency({
     rest: { base, target: restTwin },
     mcp: { base, target: mcpCall },
+    // Behind a proxy that tags every request (a new trace id each time): still the same question.
+    mcpProxy: { base, target: mcpCall, headersOf: (i) => ({ ...mcpCall.headers, "x-amzn-trace-id": `Root=1-6567a1b2-${i.toString(16).padStart(24, "0")}` }) },
     bareRest: { base: bareBase, target: restTwin },
     bareMcp: { base: bareBase, target: mcpCall },
   });
-  // Calls the SDK answers, each different (a new client version each time, so never a replay),
-  // measured on their own against the REST twin: their extra work would slow the probes above.
+  // Calls the SDK answers, each different (an Accept header never seen before, which is part of a
+  // replay's key, so never a replay), measured on their own against the REST twin: their extra
+  // work would slow the probes above.
   const sdk = await interleavedLatency(
     {
       rest: { base, target: restTwin },
-      mcpSdk: { base, target: mcpCall, bodyOf: (i) => mcpCall.body!.replace('"version":"1"', `"version":"1.${i}"`) },
+      mcpSdk: { base, target: mcpCall, headersOf: (i) => ({ ...mcpCall.headers, accept: `application/json, text/event-stream, application/x-bench-${i}` }) },
     },
     1500,
   );
   latency.mcpSdk = sdk.mcpSdk!;
   latency.restWithSdk = sdk.rest!;
+  const mixed = await mixedWorkload(base, proc.pid!);
   const peakRssMbBeforeImages = peakRssKb / 1024;
 
   for (const t of TARGETS.filter(isImage)) recorded[`${t.method} ${t.path}`] = await record(base, t);
@@ -316,7 +418,7 @@ async function httpRound(round: number) {
   clearInterval(sampler);
   proc.kill("SIGTERM");
   bare.kill("SIGTERM");
-  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, firstAnswerMs, firstImageMs };
+  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, firstAnswerMs, firstImageMs, first, mixed };
 }
 
 /** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
@@ -342,9 +444,9 @@ async function coldImage() {
 }
 
 /**
- * Recommendations for the 20-spot region with every cache empty: a new context each time. `warm`:
- * after the start-up warm-up (tide tables), as any request after start-up finds it; otherwise
- * truly nothing computed, as a request arriving in the first few hundred ms would.
+ * Recommendations for the 20-spot region in a new context each time. `warm`: after the start-up
+ * warm-up (tide tables, one decision per region), as any request after ready finds it; otherwise
+ * truly nothing computed, as a request arriving before the warm-up is done would.
  */
 async function coldRecommendations(warm: boolean, iterations = 25) {
   const times: number[] = [];
@@ -368,6 +470,7 @@ for (let r = 0; r < ROUNDS; r++) {
   console.log(`round ${r + 1}/${ROUNDS}`);
   rounds.push({ http: await httpRound(r), image: await coldImage(), cold: await coldRecommendations(true), coldNoWarmUp: await coldRecommendations(false) });
 }
+const sourceMaps = await sourceMapCost();
 const byName = (name: string) => rounds.map((r) => r.http.rows.find((x) => x.name === name)!);
 const summary = {
   machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGb: round(totalmem() / 2 ** 30, 1), node: process.version },
@@ -389,10 +492,18 @@ const summary = {
     };
   }),
   latencyMs: Object.fromEntries(
-    (["rest", "mcp", "mcpSdk", "restWithSdk", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k]!.p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k]!.p99)), 3) }]),
+    (["rest", "mcp", "mcpProxy", "mcpSdk", "restWithSdk", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k]!.p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k]!.p99)), 3) }]),
   ),
   mcpVsRestP50: round(median(rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))),
   mcpVsRestRange: [round(Math.min(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))), round(Math.max(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50)))],
+  mcpProxyVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpProxy!.p50 / r.http.latency.rest!.p50))),
+  firstDecision: {
+    readyMs: round(median(rounds.map((r) => r.http.first.readyMs)), 0),
+    firstMs: round(median(rounds.map((r) => r.http.first.firstMs)), 1),
+    restMs: round(median(rounds.map((r) => r.http.first.restMs)), 1),
+  },
+  mixed: { calls: rounds[0]!.http.mixed.calls, failed: Math.max(...rounds.map((r) => r.http.mixed.failed)), rssMbAfter: round(Math.max(...rounds.map((r) => r.http.mixed.rssMbAfter)), 0) },
+  sourceMaps,
   mcpSdkVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpSdk!.p50 / r.http.latency.restWithSdk!.p50))),
   image: { spots: rounds[0]!.image.spots, oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
   coldRecommendations: { spots: rounds[0]!.cold.spots, p50Ms: round(median(rounds.map((r) => r.cold.p50)), 1), p90Ms: round(median(rounds.map((r) => r.cold.p90)), 1) },
@@ -436,15 +547,20 @@ function report(x: Summary): string {
     "| Figure | Measured | Baseline (same run) | Ratio | Target | |",
     "|---|---|---|---|---|---|",
     `| MCP \`tools/call get_conditions\` latency vs its REST twin (one caller, p50) | ${(x.latencyMs.mcp!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcp!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.rest!.p99 * 1000).toFixed(0)}) | ${x.mcpVsRestP50.toFixed(2)} (${x.mcpVsRestRange[0]!.toFixed(2)}–${x.mcpVsRestRange[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.mcpVsRestP50 <= 1.3)} |`,
+    `| … behind a proxy adding a per-request \`x-amzn-trace-id\` | ${(x.latencyMs.mcpProxy!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcpProxy!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs | ${x.mcpProxyVsRestP50.toFixed(2)} | ≤ 1.3 | ${verdict(x.mcpProxyVsRestP50 <= 1.3)} |`,
     `| … a call the SDK answers (first of its kind) | ${(x.latencyMs.mcpSdk!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcpSdk!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.restWithSdk!.p50 * 1000).toFixed(0)} µs | ${x.mcpSdkVsRestP50.toFixed(2)} | — | |`,
     `| … the same bytes from the bare server, MCP vs REST | ${(x.latencyMs.bareMcp!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareRest!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareMcp!.p50 / x.latencyMs.bareRest!.p50).toFixed(2)} | — | |`,
     `| Cold share PNG (cache miss, p50 over ${x.image.spots} spots) | ${x.image.oursP50Ms} ms | bare satori + resvg ${x.image.bareP50Ms} ms | ${x.image.ratio.toFixed(2)} | ≤ 1.2 | ${verdict(x.image.ratio <= 1.2)} |`,
     `| First PNG after start (loads the renderer) | ${x.firstImageMs} ms | | | — | |`,
-    `| Cold recommendations, ${x.coldRecommendations.spots}-spot region, empty caches after start-up | p50 ${x.coldRecommendations.p50Ms} ms (p90 ${x.coldRecommendations.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendations.p50Ms <= 30)} |`,
+    `| Cold recommendations, ${x.coldRecommendations.spots}-spot region, fresh context after the start-up warm-up (forecasts computed, no answer cached) | p50 ${x.coldRecommendations.p50Ms} ms (p90 ${x.coldRecommendations.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendations.p50Ms <= 30)} |`,
     `| … nothing computed yet (tide tables too) | p50 ${x.coldRecommendationsNoWarmUp.p50Ms} ms (p90 ${x.coldRecommendationsNoWarmUp.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendationsNoWarmUp.p50Ms <= 30)} |`,
     `| Peak RSS under load, API and MCP | ${x.peakRssMbBeforeImages} MB | | | ≤ 150 MB | ${verdict(x.peakRssMbBeforeImages <= 150)} |`,
     `| Peak RSS under load, share images too | ${x.peakRssMb} MB | | | ≤ 150 MB | ${verdict(x.peakRssMb <= 150)} |`,
     `| Process start to first answer | ${x.firstAnswerMs} ms | | | ≤ 1000 ms | ${verdict(x.firstAnswerMs <= 1000)} |`,
+    `| Process start to ready (\`/readyz\` 200, after the warm-up) | ${x.firstDecision.readyMs} ms | | | — | |`,
+    `| First decision after ready (a question not asked before) | ${x.firstDecision.firstMs} ms | the next ones ${x.firstDecision.restMs} ms | ${(x.firstDecision.firstMs / x.firstDecision.restMs).toFixed(2)} | — | |`,
+    `| RSS after a mixed workload of ${x.mixed.calls} REST and MCP calls (every spot, region, activity) | ${x.mixed.rssMbAfter} MB | | | ≤ 150 MB | ${verdict(x.mixed.rssMbAfter <= 150)} |`,
+    `| RSS idle / after API, MCP and one PNG, node flags as \`npm start\` (${x.sourceMaps.chosen} \`--enable-source-maps\`) | ${x.sourceMaps[x.sourceMaps.chosen as "with" | "without"].idleMb} / ${x.sourceMaps[x.sourceMaps.chosen as "with" | "without"].loadedMb} MB | with source maps ${x.sourceMaps.with.idleMb} / ${x.sourceMaps.with.loadedMb} MB | | — | |`,
   ];
   return lines.join("\n");
 }

@@ -1,4 +1,4 @@
-// Renders docs/sample-card.png: the top snorkel pick on Oʻahu for tomorrow, from the embedded
+// Renders docs/sample-card.png: the top snorkel pick on Oʻahu for tomorrow (or a conditions card), from the embedded
 // offline data with the test suite's pinned clock, so the image only changes when the data or layout do.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,10 +15,13 @@ const NOW = "2026-11-21T19:00:00Z";
 const config = loadConfig({ DATA_SOURCE: "offline", PUBLIC_BASE_URL: "https://oceanconditions.example", LOG_LEVEL: "silent" });
 const ctx = createContext({ config, clock: new FixedClock(NOW), log: createLogger("silent") });
 const rec = await recommendSpot({ activity: "snorkel", region: "us-hi-oahu", date: "2026-11-22" }, ctx);
+// While O'ahu is published conditions_only (docs/model.md, calibration) there is no pick: the
+// sample is then Hanauma Bay's general-conditions card for the same day.
 const pick = rec.picks[0];
-if (!pick) throw new Error(`no pick: ${rec.status} ${rec.message}`);
-const day = await spotDay({ spot: pick.spot.id, date: pick.date, activity: "snorkel" }, ctx);
+const day = pick
+  ? await spotDay({ spot: pick.spot.id, date: pick.date, activity: "snorkel" }, ctx)
+  : await spotDay({ spot: "hanauma-bay", date: "2026-11-22" }, ctx);
 const png = await ctx.cardImages.render(cardImageModel(day));
 const out = join(PROJECT_ROOT, "docs", "sample-card.png");
 writeFileSync(out, png);
-console.log(`${out}: ${pick.spot.name}, ${day.card.tier_label} ${day.card.score}, ${png.length} bytes (${day.card.image_url})`);
+console.log(`${out}: ${day.spot.name}, ${day.card.tier_label} ${day.card.score}, ${png.length} bytes (${day.card.image_url})`);

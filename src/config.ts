@@ -3,6 +3,8 @@ import { availableParallelism } from "node:os";
 import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+/** DATA_SOURCE values: live upstreams when reachable with labelled seasonal norms otherwise, live only, or offline only. */
+export const DATA_SOURCES = ["auto", "live", "offline"] as const;
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const HttpUrl = z.url({ protocol: /^https?$/ });
@@ -16,7 +18,7 @@ const EnvSchema = z.object({
   PORT: Port.default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  DATA_SOURCE: z.enum(["auto", "live", "offline"]).default("auto"),
+  DATA_SOURCE: z.enum(DATA_SOURCES).default("auto"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   /** Deep link for the `app` links; `{spot}`, `{date}` and `{activity}` are filled in. */
   APP_LINK_TEMPLATE: z.string().min(1).optional(),
@@ -25,9 +27,11 @@ const EnvSchema = z.object({
   /** Extra Origin host names /mcp accepts from browsers, comma-separated. */
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   // Live upstreams (docs/live-data.md). Defaults are the real public endpoints.
-  OPEN_METEO_MARINE_URL: HttpUrl.default("https://marine-api.open-meteo.com/v1/marine"),
-  OPEN_METEO_FORECAST_URL: HttpUrl.default("https://api.open-meteo.com/v1/forecast"),
-  /** Commercial Open-Meteo key (sent as `apikey=`; pair it with the `customer-` hosts). */
+  /** Default: the free host, or its `customer-` twin when OPEN_METEO_API_KEY is set. */
+  OPEN_METEO_MARINE_URL: HttpUrl.optional(),
+  /** Default: the free host, or its `customer-` twin when OPEN_METEO_API_KEY is set. */
+  OPEN_METEO_FORECAST_URL: HttpUrl.optional(),
+  /** Commercial Open-Meteo key, sent as `apikey=`; the default URLs then move to the `customer-` hosts. */
   OPEN_METEO_API_KEY: z.string().min(1).optional(),
   COOPS_URL: HttpUrl.default("https://api.tidesandcurrents.noaa.gov/api/prod/datagetter"),
   ERDDAP_URL: HttpUrl.default("https://coastwatch.noaa.gov/erddap"),
@@ -79,7 +83,7 @@ const EnvSchema = z.object({
 /** Names of every environment variable read at start-up (the README documents each). */
 export const ENV_VARS = Object.keys(EnvSchema.shape);
 
-export type DataSourceMode = "auto" | "live" | "offline";
+export type DataSourceMode = (typeof DATA_SOURCES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
@@ -157,6 +161,11 @@ function parseTrustProxy(v: string): false | number | string {
   return /^\d+$/.test(v) ? Number(v) : v;
 }
 
+/** Open-Meteo serves keyed (commercial) calls only on the `customer-` hosts, so a key picks those. */
+function openMeteoHost(hostAndPath: string, apiKey: string | undefined): string {
+  return `https://${apiKey ? "customer-" : ""}${hostAndPath}`;
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -187,8 +196,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpAllowedHosts: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_HOSTS)])],
     mcpAllowedOrigins: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_ORIGINS)])],
     upstreams: {
-      marineUrl: e.OPEN_METEO_MARINE_URL,
-      forecastUrl: e.OPEN_METEO_FORECAST_URL,
+      marineUrl: e.OPEN_METEO_MARINE_URL ?? openMeteoHost("marine-api.open-meteo.com/v1/marine", e.OPEN_METEO_API_KEY),
+      forecastUrl: e.OPEN_METEO_FORECAST_URL ?? openMeteoHost("api.open-meteo.com/v1/forecast", e.OPEN_METEO_API_KEY),
       openMeteoApiKey: e.OPEN_METEO_API_KEY ?? null,
       coopsUrl: e.COOPS_URL,
       erddapUrl: e.ERDDAP_URL.replace(/\/+$/, ""),

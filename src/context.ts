@@ -18,6 +18,7 @@ import type { Redis } from "ioredis";
 import { KeyRegistry } from "./metering/keys.js";
 import { Meter } from "./metering/meter.js";
 import { AnswerCache } from "./answer-cache.js";
+import { warmUp } from "./warm-up.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ServiceContext {
@@ -46,13 +47,15 @@ export interface ServiceContext {
   /** Set when shutting down: /readyz answers 503 so load balancers stop sending. */
   draining: boolean;
   /**
-   * Work done ahead of requests once the service is listening: the tide tables of every station.
-   * Requests never wait for it (each computes what it lacks on demand), so the first answer is not
-   * held up by start-up work it does not need. The share-image renderer is not warmed: it loads on
+   * Work done ahead of requests once the service is listening (see warm-up.ts): the tide tables,
+   * then one decision and one conditions answer per region. Requests never wait for it, but
+   * /readyz reports `starting` while it runs. The share-image renderer is not warmed: it loads on
    * the first PNG (about 0.4 s once) and holds about 70 MB, which a process serving only the API
    * and MCP never needs.
    */
   warmUp(): Promise<void>;
+  /** True while the warm-up runs (readiness waits for it). */
+  warming: boolean;
   /** Releases connections (Redis) and timers (refresh ticker). */
   close(): Promise<void>;
 }
@@ -146,11 +149,14 @@ export function createContext(opts: ContextOptions): ServiceContext {
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
     draining: false,
+    warming: false,
     async warmUp() {
-      await harmonicTides.warm(
-        catalog.spots.map((s) => s.tide_station),
-        opts.clock.now(),
-      );
+      ctx.warming = true;
+      try {
+        await warmUp(ctx);
+      } finally {
+        ctx.warming = false;
+      }
     },
     async close() {
       upstreams?.stop();

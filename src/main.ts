@@ -32,9 +32,14 @@ function serveHttp(config: Config): void {
   attachClientErrorHandler(server, ctx);
   limitConnections(server, ctx.config.connections, ctx.log);
   server.on("request", createApp(ctx));
+  // Warming from the first tick: /readyz says `starting` until it is done.
+  const started = performance.now();
+  ctx
+    .warmUp()
+    .then(() => log.info({ ms: Math.round(performance.now() - started) }, "warmed up: ready"))
+    .catch((err: unknown) => log.error({ err }, "warm-up failed"));
   server.listen(config.port, config.host, () => {
     log.info({ port: config.port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
-    ctx.warmUp().catch((err: unknown) => log.error({ err }, "warm-up failed"));
   });
   installGracefulShutdown(server, ctx, log);
 }

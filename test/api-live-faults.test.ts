@@ -177,6 +177,35 @@ describe("last good data", () => {
   });
 });
 
+describe("freshness windows and their confidence factor", () => {
+  it("calls inputs live under 90 minutes old and recent from 90, and decisions weigh recent inputs 0.9", async () => {
+    const recs = "/api/v1/recommendations?activity=snorkel&region=us-hi-oahu";
+    type Rec = { status: string; picks: { confidence: { value: number; factors: Record<string, number> } }[] };
+    const freshnessFactors = async (r: LiveRun) => {
+      const { status, body } = await r.svc.json<Rec>(recs);
+      expect({ status, outcome: body.status }).toEqual({ status: 200, outcome: "ok" });
+      expect(body.picks.length).toBeGreaterThan(0);
+      for (const p of body.picks) {
+        const f = p.confidence.factors;
+        expect(p.confidence.value).toBeCloseTo(f.model! * f.visibility_source! * f.freshness! * f.lead_time! * f.activity_fit!, 3);
+      }
+      return [...new Set(body.picks.map((p) => p.confidence.factors.freshness))];
+    };
+    // A forecast is built for its hour: inputs fetched at `fetched` are as old at 21:00 as 21:00 minus then.
+    const agedTo = async (fetched: string) => {
+      const r = await live({ mode: "live", now: fetched, env: { UPSTREAM_TIMEOUT_MS: "15000" } });
+      expect(await freshnessFactors(r)).toEqual([1]);
+      // The weather upstreams fail from now on: the 19:00 answers are served as they age.
+      r.stub.fault("marine", { kind: "http500" });
+      r.stub.fault("forecast", { kind: "http500" });
+      r.svc.clock.set("2026-11-21T21:10:00Z");
+      return { freshness: (await conditions(r, "hanauma-bay")).body.data_quality.freshness, factors: await freshnessFactors(r) };
+    };
+    expect(await agedTo("2026-11-21T19:31:00Z")).toEqual({ freshness: "live", factors: [1] }); // 89 min
+    expect(await agedTo("2026-11-21T19:30:00Z")).toEqual({ freshness: "recent", factors: [0.9] }); // 90 min
+  });
+});
+
 describe("memory", () => {
   it("stays bounded across many spots and hours", async () => {
     const r = await live({ mode: "auto", env: { UPSTREAM_CACHE_MB: "1" } });

@@ -227,7 +227,8 @@ describe("calls to the upstreams", () => {
     expect(r.stub.calls).toMatchObject({ marine: 2, forecast: 2, erddap: 2 });
     expect(next.periods[0]!.swell_height_ft!).toBeGreaterThan(before.periods[0]!.swell_height_ft! * 3);
     expect(next.data_quality.freshness).toBe("live");
-    expect(new Date(next.generated_at!).toISOString()).toBe("2026-11-21T20:00:10.000Z");
+    // The time of its data, not of the request: fetched ahead at 19:52 for the hour starting 20:00.
+    expect(new Date(next.generated_at!).toISOString()).toBe("2026-11-21T20:00:00.000Z");
     expect(new Date(next.next_update_after!).toISOString()).toBe("2026-11-21T21:00:00.000Z");
   });
 });

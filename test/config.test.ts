@@ -48,6 +48,15 @@ describe("configuration", () => {
     const u = loadConfig({ ERDDAP_URL: "http://127.0.0.1:4010/erddap/", ERDDAP_KD490_DATASETS: "a,b_c", BREAKER_COOLDOWN_S: "0.5", UPSTREAM_CACHE_MB: "2" }).upstreams;
     expect(u).toMatchObject({ erddapUrl: "http://127.0.0.1:4010/erddap", kd490Datasets: ["a", "b_c"], breakerCooldownMs: 500, cacheBytes: 2 * 1024 * 1024 });
   });
+  it("sends a commercial Open-Meteo key to the customer- hosts unless the URLs are set", () => {
+    expect(loadConfig({ OPEN_METEO_API_KEY: "k" }).upstreams).toMatchObject({
+      marineUrl: "https://customer-marine-api.open-meteo.com/v1/marine",
+      forecastUrl: "https://customer-api.open-meteo.com/v1/forecast",
+      openMeteoApiKey: "k",
+    });
+    const own = loadConfig({ OPEN_METEO_API_KEY: "k", OPEN_METEO_MARINE_URL: "http://127.0.0.1:4010/v1/marine" }).upstreams;
+    expect(own).toMatchObject({ marineUrl: "http://127.0.0.1:4010/v1/marine", forecastUrl: "https://customer-api.open-meteo.com/v1/forecast" });
+  });
   it("derives the public address from PORT and strips a trailing slash from PUBLIC_BASE_URL", () => {
     expect(loadConfig({ PORT: "8080" }).publicBaseUrl).toBe("http://localhost:8080");
     expect(loadConfig({ PUBLIC_BASE_URL: "https://ocean.example.com/" }).publicBaseUrl).toBe("https://ocean.example.com");

@@ -1,6 +1,8 @@
 // Reading the upstreams' real formats: Open-Meteo (object or array, units, nulls, timestamps),
-// CO-OPS (strings, `error` key on HTTP 200) and ERDDAP griddap tables. Fixtures are written by hand
-// from the documented formats (docs and recorded responses quoted in the data notes).
+// CO-OPS (strings, `error` key on HTTP 200) and ERDDAP griddap tables. Most fixtures are written by
+// hand from the documented formats; the "recorded" ones are real answers published by other projects
+// (test/fixtures/recorded/SOURCES.md says where each comes from).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NoDataError, parseRetryAfterMs, ShapeError } from "../src/sources/http.js";
 import { FORECAST, MARINE, openMeteoCallWeight, parseOpenMeteo, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
@@ -280,6 +282,56 @@ describe("ERDDAP griddap tables", () => {
     const down = decodeURIComponent(griddapUrl("https://coastwatch.noaa.gov/erddap", "ds", region, true).search);
     const [, a, b] = /\]\[0\]\[\(([\d.]+)\):1:\(([\d.]+)\)\]/.exec(down)!;
     expect(Number(a)).toBeGreaterThan(Number(b));
+  });
+});
+
+const recorded = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/recorded/${name}`, import.meta.url), "utf8"));
+
+describe("recorded upstream answers", () => {
+  it("CO-OPS: reads a real hilo answer (station 9411340, MLLW, feet, GMT) into alternating highs and lows", () => {
+    const events = parseCoops(recorded("coops-hilo-9411340-20261008-20261022.json"));
+    expect(events).toHaveLength(54);
+    expect(events[0]).toEqual({ type: "high", time: new Date("2026-10-08T03:09:00Z"), heightFt: 5.449 });
+    expect(events[1]).toEqual({ type: "low", time: new Date("2026-10-08T09:35:00Z"), heightFt: 0.189 });
+    // "5.95" and "00:00" as the service writes them: two decimals only, and midnight.
+    expect(events.find((e) => e.time.toISOString() === "2026-10-11T17:11:00.000Z")?.heightFt).toBe(5.95);
+    expect(events.find((e) => e.time.toISOString() === "2026-10-12T00:00:00.000Z")).toEqual({ type: "low", time: new Date("2026-10-12T00:00:00Z"), heightFt: 0.055 });
+    expect(events.at(-1)).toEqual({ type: "low", time: new Date("2026-10-22T21:00:00Z"), heightFt: 1.49 });
+    // Each high stands above the lows either side of it, even on the days the pair is 0.2 ft apart.
+    let pairs = 0;
+    for (let i = 1; i < events.length; i++) {
+      const [a, b] = [events[i - 1]!, events[i]!];
+      expect(b.time.getTime()).toBeGreaterThan(a.time.getTime());
+      expect(b.type).not.toBe(a.type);
+      expect(b.type === "high" ? b.heightFt > a.heightFt : b.heightFt < a.heightFt).toBe(true);
+      pairs++;
+    }
+    expect(pairs).toBe(53);
+    const highs = events.filter((e) => e.type === "high").map((e) => e.heightFt);
+    const lows = events.filter((e) => e.type === "low").map((e) => e.heightFt);
+    expect(Math.max(...highs)).toBe(5.95);
+    expect(Math.min(...lows)).toBe(0.055);
+  });
+
+  it("CO-OPS: treats its real HTTP-200 error body as no data for that station", () => {
+    expect(() => parseCoops(recorded("coops-error-9411189.json"))).toThrow(NoDataError);
+    expect(() => parseCoops(recorded("coops-error-9411189.json"))).toThrow(/No Predictions data was found/);
+  });
+
+  it("Open-Meteo forecast: reads a real answer in local time and km/h into UTC hours and knots", () => {
+    const b = parseOpenMeteo(recorded("open-meteo-forecast-52.28n-6.87e.json"), FORECAST, [{ lat: 52.28, lon: 6.87 }]);
+    expect(b.notes).toEqual([]);
+    const p = b.points[0]!;
+    // 00:00 in Europe/Amsterdam at UTC+2 (utc_offset_seconds 7200) is 22:00 UTC the day before.
+    expect(p.start).toBe(Date.parse("2026-10-02T22:00:00Z"));
+    expect(p.hours).toBe(3);
+    const kt = (kmh: number) => kmh / 1.852;
+    expect([...p.values.wind_speed_kt!].map((v) => Number(v.toFixed(3)))).toEqual([9.0, 8.3, 6.8].map((v) => Number(kt(v).toFixed(3))));
+    expect([...p.values.wind_from_deg!]).toEqual([142, 144, 153]);
+    expect([...p.values.cloud_pct!]).toEqual([1, 48, 47]);
+    // Gusts and precipitation are totals over the preceding hour: each value belongs to the hour before its stamp.
+    expect([...p.values.wind_gust_kt!].map((v) => (Number.isNaN(v) ? null : Number(v.toFixed(3))))).toEqual([kt(14.0), kt(11.5), null].map((v) => (v === null ? null : Number(v.toFixed(3)))));
+    expect([...p.values.precip_mm!]).toEqual([0, 0, Number.NaN]);
   });
 });
 

@@ -4,6 +4,7 @@ import { build } from "esbuild";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { TIERS } from "../src/forecast/tiers.js";
 import { describeInBrowser, launchChromium, outputPath } from "./helpers/browser.js";
 import { connectClient, type Connected } from "./helpers/mcp.js";
@@ -60,6 +61,10 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
       const hex = pick.card.tier_color.match(/[0-9A-F]{2}/gi)!.map((h) => parseInt(h, 16));
       expect(bg).toBe(`rgb(${hex.join(", ")})`);
       expect(await card.locator(".sub").textContent()).toContain(pick.card.best_window.start_local);
+      // Offline the score rests on seasonal norms: the label sits in the band beside the score, and
+      // the date reads as typical for the season.
+      expect(await card.locator(".band").textContent()).toContain(`· ${SEASONAL_NORM_LABEL}${pick.score}`);
+      expect(await card.locator(".sub").textContent()).toContain("Typical for late November");
       expect(await card.locator(".metric").count()).toBe(4);
       expect(await card.locator("ul.caveats li").count()).toBe(pick.caveats.length);
       expect(await card.locator(".why").textContent()).toContain(pick.spot.name);
@@ -70,6 +75,14 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
     expect(log.some(([k]) => k === "initialized")).toBe(true);
     expect(log.some(([k, d]) => k === "size" && (d as { height: number }).height > 300)).toBe(true);
     await page.screenshot({ path: outputPath("mcp-view-recommend.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a venue's entry rule among a pick's caveats (Hanauma Bay's reservation)", async () => {
+    const { page, view, errors } = await host("recommend_spot", { activity: "snorkel", spot: "hanauma-bay", date: "2026-11-25" });
+    const caveats = view.locator("article.card ul.caveats li");
+    await expect.poll(() => caveats.allTextContents()).toContainEqual(expect.stringMatching(/online entry reservation for Hanauma Bay/));
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -23,7 +23,8 @@ describe("graceful shutdown", () => {
     try {
       await expect.poll(() => output.includes('"msg":"listening"'), { timeout: 20_000, interval: 50 }).toBe(true);
       const base = `http://127.0.0.1:${port}`;
-      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      // Ready once the start-up warm-up is done.
+      await expect.poll(async () => (await fetch(`${base}/readyz`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
 
       const started = performance.now();
       const inFlight = fetch(`${base}/api/v1/conditions?spot=hanauma-bay`).then(async (r) => ({ status: r.status, body: (await r.json()) as { sources: string[] } }));

@@ -9,11 +9,12 @@ import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { compareConditions, evaluateDay, screenCandidates, type DayOption } from "../src/decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, exclusionSentence, nearestWithinNoise, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
+import { SEASONAL_NORM_LABEL, seasonOf } from "../src/forecast/norms.js";
 import { mdEscape } from "../src/format.js";
 import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -48,6 +49,8 @@ interface DayResult {
   date: string;
   top: DayOption | null;
   scoredSpots: Set<string>;
+  /** Spots closed that day (closed_on_date exclusions). */
+  closed: Considered["excluded"];
 }
 
 export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise<BestDayJson> {
@@ -102,23 +105,30 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const regulations = ctx.regulations;
   const screened = screenCandidates(dest.candidates, q.activity, regulations);
   const results: DayResult[] = [];
+  const dataTimes: (Date | null)[] = [];
   for (const date of dates) {
     const day = await evaluateDay(screened, date, q.activity, ctx);
-    results.push({ date, top: day.options[0] ?? null, scoredSpots: new Set(day.options.map((o) => o.candidate.spot.id)) });
+    results.push({
+      date,
+      top: day.options[0] ?? null,
+      scoredSpots: new Set(day.options.map((o) => o.candidate.spot.id)),
+      closed: day.considered.excluded.filter((x) => x.reason === "closed_on_date"),
+    });
+    dataTimes.push(day.dataTime);
   }
   const ranked = results
     .filter((r): r is DayResult & { top: DayOption } => r.top !== null)
     .sort((a, b) => compareConditions(a.top.period, b.top.period, q.activity.tieBreak) || a.date.localeCompare(b.date));
-  const winner = ranked[0] ?? null;
-  const second = ranked[1] ?? null;
+  const winner = nearestWithinNoise(ranked.map((r) => ({ ...r, score: r.top.period.score! })));
+  const second = ranked.find((r) => r.date !== winner?.date) ?? null;
 
   const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
   const considered = {
     scored: everScored.size,
-    excluded: screened.excluded,
+    excluded: [...screened.excluded, ...closedInWindow(results)],
     skipped: [
       ...screened.eligible
-        .filter((e) => !everScored.has(e.candidate.spot.id))
+        .filter((e) => !everScored.has(e.candidate.spot.id) && !results.every((r) => r.closed.some((x) => x.spot.id === e.candidate.spot.id)))
         .map((e) => ({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data" as const, note: `No scored daylight period between ${from} and ${to}.` })),
       ...dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." })),
     ],
@@ -133,7 +143,15 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const days = results.map((r) => {
     const label = dateLabel(r.date, today);
     if (!r.top) {
-      const why = screened.eligible.length === 0 ? "No spot here suits this activity." : r.date === today ? "No daylight window left today." : "No scored daylight window.";
+      const allClosed = screened.eligible.length > 0 && r.closed.length === screened.eligible.length;
+      const why =
+        screened.eligible.length === 0
+          ? "No spot here suits this activity."
+          : allClosed
+            ? `Closed: ${[...new Set(r.closed.map((x) => x.note))].join(" ")}`
+            : r.date === today
+              ? "No daylight window left today."
+              : "No scored daylight window.";
       return { date: r.date, date_label: label, score: null, rating: null, spot: null, best_window: null, summary: why };
     }
     const p = r.top.period;
@@ -145,16 +163,22 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       rating: p.rating,
       spot: { id: r.top.candidate.spot.id, name: r.top.candidate.spot.name },
       best_window: w,
-      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
+      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
     };
   });
 
   let status: BestDayJson["status"] = "ok";
   let message: string;
   if (best) {
-    message = `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ${best.rating} (${best.score}) ${best.best_window.start_local}–${best.best_window.end_local}.`;
+    const seasonal = winner!.top.period.seasonal;
+    message =
+      `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
+      `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
+      (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the nearest good day is named.` : "");
   } else if (screened.eligible.length === 0) {
-    message = `No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`;
+    message = exclusionSentence(q.activity.label, screened.excluded);
+  } else if (results.every((r) => r.closed.length === screened.eligible.length)) {
+    message = `Closed on every day between ${from} and ${to}: ${[...new Set(results.flatMap((r) => r.closed.map((x) => `${x.spot.name}: ${x.note}`)))].join(" ")}`;
   } else {
     status = "no_data";
     message = `No scored daylight window between ${from} and ${to} in ${dest.region.name}.`;
@@ -166,6 +190,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   );
   return {
     ...base,
+    generated_at: decisionDataTime(ctx, dest, dataTimes),
     data_credits: best?.data_credits ?? [],
     status,
     considered,
@@ -181,6 +206,22 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   };
 }
 
+/**
+ * Spots closed on some days of the window, once each: the rule, and the days it closes them. A spot
+ * closed on only some days is still ranked on the others.
+ */
+function closedInWindow(results: readonly DayResult[]): Considered["excluded"] {
+  const bySpot = new Map<string, { entry: Considered["excluded"][number]; dates: string[] }>();
+  for (const r of results) {
+    for (const x of r.closed) {
+      const seen = bySpot.get(x.spot.id);
+      if (seen) seen.dates.push(r.date);
+      else bySpot.set(x.spot.id, { entry: x, dates: [r.date] });
+    }
+  }
+  return [...bySpot.values()].map(({ entry, dates }) => ({ ...entry, note: `${entry.note} Closed ${dates.join(", ")} in this window.` }));
+}
+
 /** The winner's margin over the runner-up day, in points and in what differs. */
 function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult & { top: DayOption }) | null, today: string): string {
   if (!second) return "No other day in the window has a scored daylight window.";
@@ -192,7 +233,12 @@ function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult &
   if (a.swellFt !== null && b.swellFt !== null && a.swellFt !== b.swellFt) diffs.push(`swell ${a.swellFt} vs ${b.swellFt} ft`);
   if (a.windKt !== null && b.windKt !== null && Math.round(a.windKt) !== Math.round(b.windKt)) diffs.push(`wind ${Math.round(a.windKt)} vs ${Math.round(b.windKt)} kt`);
   const where = second.top.candidate.spot.id === winner.top.candidate.spot.id ? "" : ` at ${second.top.candidate.spot.name}`;
-  const lead = margin === 0 ? `Ties with ${dateLabel(second.date, today)}${where} (${b.score})` : `${margin} point${margin === 1 ? "" : "s"} ahead of ${dateLabel(second.date, today)}${where} (${b.score})`;
+  const other = `${dateLabel(second.date, today)}${where} (${b.score})`;
+  const lead =
+    margin > BEST_DAY_NOISE_MARGIN
+      ? `${margin} points ahead of ${other}`
+      : `${margin === 0 ? "Ties with" : margin > 0 ? `${margin} point${margin === 1 ? "" : "s"} ahead of` : `${-margin} point${margin === -1 ? "" : "s"} behind`} ${other}; ` +
+        `within the ${BEST_DAY_NOISE_MARGIN}-point noise margin, so the ${second.date > winner.date ? "nearer" : "better"} day is chosen`;
   return `${lead}${diffs.length > 0 ? `: ${diffs.join(", ")}.` : "."}`;
 }
 

@@ -2,6 +2,7 @@
 // each activity is modelled. REST twin: GET /api/v1/coverage. An unknown region filter is not an
 // error: it gives an empty list and a note saying so. Errors: invalid_parameter (400) for a region
 // given more than once or as a non-text value.
+import { hourFloor } from "../src/clock.js";
 import { z } from "zod";
 import { ACTIVITIES } from "../src/activities.js";
 import { sourceLine } from "../src/attribution.js";
@@ -49,7 +50,8 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
   return {
     schema: "service.coverage.v1",
     source: ctx.source,
-    generated_at: new Date(ctx.clock.now().getTime()).toISOString(),
+    // The catalogue changes only with a release: the hour stands for its time, the same everywhere.
+    generated_at: hourFloor(ctx.clock.now()).toISOString(),
     notes,
     activities: ACTIVITIES.map(({ id, label, model, note }) => ({ id, label, model, note })),
     regions: regions.map((r) => ({

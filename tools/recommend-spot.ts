@@ -9,10 +9,10 @@ import { z } from "zod";
 import { unionCredits } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
+import { evaluateDay, exclusionSentence, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -62,7 +62,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
     query: {
       ...destinationEcho(q),
       date: dateIn ?? null,
-      limit: typeof input.limit === "undefined" ? null : limit,
+      limit: input.limit === undefined || input.limit === null ? null : limit,
     },
     ...commonFields(ctx, q, dest),
     date,
@@ -98,7 +98,10 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   if (picks.length > 0) {
     notes.unshift(`${picks.length === 1 ? "Best pick" : `Top ${picks.length} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
   } else if (screened.eligible.length === 0) {
-    notes.unshift(`No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`);
+    notes.unshift(exclusionSentence(q.activity.label, screened.excluded));
+  } else if (day.considered.excluded.length === dest.candidates.length) {
+    const closed = day.considered.excluded.filter((x) => x.reason === "closed_on_date");
+    notes.unshift(`Closed on ${date}: ${closed.map((x) => `${x.spot.name}: ${x.note}`).join(" ")}`);
   } else {
     status = "no_data";
     notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${dateIn === today || date === today ? "tomorrow" : "another date"}.`);
@@ -106,6 +109,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const message = notes.join(" ");
   return {
     ...base,
+    generated_at: decisionDataTime(ctx, dest, [day.dataTime]),
     data_credits: unionCredits(picks.map((p) => p.data_credits)),
     status,
     considered: day.considered,

@@ -57,15 +57,19 @@ export class Catalog {
 
   /** Loads and validates every data/regions/*.json file. */
   static load(dir = join(DATA_DIR, "regions")): Catalog {
+    return new Catalog(Catalog.readRecords(dir));
+  }
+
+  /** The validated region records of data/regions/*.json, in file-name order. */
+  static readRecords(dir = join(DATA_DIR, "regions")): RegionRecord[] {
     const files = readdirSync(dir)
       .filter((f) => f.endsWith(".json"))
       .sort();
-    const records = files.map((f) => {
+    return files.map((f) => {
       const parsed = RegionRecord.safeParse(JSON.parse(readFileSync(join(dir, f), "utf8")));
       if (!parsed.success) throw new Error(`${f}: ${parsed.error.message}`);
       return parsed.data;
     });
-    return new Catalog(records);
   }
 
   spot(id: string): Spot | undefined {

@@ -17,11 +17,60 @@ export const UNSUITED_REASONS = [
   "unsuited_entry", // access does not fit the activity (e.g. boat-only drift for snorkelers)
   "unsuited_hazard", // boat traffic, strong current or other hazard for this activity
   "unsuited_access", // permit-only, night-only or otherwise not a normal day trip for this activity
+  "unsuited_use", // the water is set aside for another use (a swimming or resort lagoon for spearfishing)
 ] as const;
 export const UnsuitedReason = z.enum(UNSUITED_REASONS);
 
 const Url = z.url();
 const Month12 = <T extends z.ZodType>(t: T) => z.array(t).length(12);
+
+export const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
+const MonthDay = z.string().regex(/^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/, "MM-DD");
+
+/**
+ * A venue rule with the page that states it. Closures (`closed_weekdays`, `closed_season`) exclude
+ * the spot on the dates they cover; `reservation` and `permit` are told to the user as caveats.
+ * `rule` is the plain sentence shown to users (exclusion note or caveat message).
+ */
+export const AccessRule = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("closed_weekdays"), weekdays: z.array(z.enum(WEEKDAYS)).min(1), rule: z.string().min(1), source: Url }),
+  z.strictObject({
+    kind: z.literal("closed_season"),
+    /** Inclusive spot-local MM-DD bounds; `from` after `to` wraps the new year (e.g. 12-15 … 05-15). */
+    from: MonthDay,
+    to: MonthDay,
+    rule: z.string().min(1),
+    source: Url,
+  }),
+  z.strictObject({
+    kind: z.enum(["reservation", "permit"]),
+    /** Activities the requirement applies to; absent means every activity. */
+    activities: z.array(RankedActivity).min(1).optional(),
+    rule: z.string().min(1),
+    source: Url,
+  }),
+]);
+export type AccessRule = z.infer<typeof AccessRule>;
+
+/**
+ * A published typical horizontal visibility for the spot, used to check the model (the calibration
+ * table). `high_ft` null: the source gives only a floor ("rarely less than 50 ft"). A single typical
+ * figure is stored as low = high. `scope` says whether the source speaks of this spot or of the
+ * stretch of coast it lies on.
+ */
+export const VisibilityReference = z
+  .strictObject({
+    low_ft: z.number().positive(),
+    high_ft: z.number().positive().nullable(),
+    /** Months (1–12) the figure describes; all twelve for a year-round figure. */
+    months: z.array(z.number().int().min(1).max(12)).min(1),
+    scope: z.enum(["site", "area"]),
+    source: Url,
+    /** What the source says, in our words. */
+    says: z.string().min(1),
+  })
+  .refine((r) => r.high_ft === null || r.high_ft >= r.low_ft, { message: "high_ft must be >= low_ft" });
+export type VisibilityReference = z.infer<typeof VisibilityReference>;
 
 export const SpotRecord = z
   .object({
@@ -57,6 +106,10 @@ export const SpotRecord = z
     clarity_source: z.string().min(1),
     /** 0 (no runoff, e.g. lava coast) .. 1 (stream mouth, harbour): how much rain muddies the water. */
     runoff: z.number().min(0).max(1),
+    /** Published typical visibility to check the model against; empty when none was found. */
+    visibility_refs: z.array(VisibilityReference),
+    /** Closures, reservations and permits, each with its source; empty when none apply. */
+    access: z.array(AccessRule),
     notes: z.string(),
   })
   .strict()

@@ -2,6 +2,7 @@
 // decision early: activity_not_modeled, not_covered and conditions_only (spec section 3).
 import type { Activity } from "../activities.js";
 import { DISCLAIMER } from "../attribution.js";
+import { hourFloor } from "../clock.js";
 import type { ServiceContext } from "../context.js";
 import { round } from "../geo.js";
 import type { z } from "zod";
@@ -36,11 +37,21 @@ export function decisionZone(dest: Destination): string {
   return dest.covered ? dest.region.timezone : dest.nearest.spot.timezone;
 }
 
+/**
+ * A decision's `generated_at`: the time of the data it was made from (the newest forecast it read),
+ * or the start of the hour when it read none. The same data gives the same answer everywhere.
+ */
+export function decisionDataTime(ctx: ServiceContext, dest: Destination, dataTimes: readonly (Date | null)[] = []): string {
+  let t = hourFloor(ctx.clock.now());
+  for (const d of dataTimes) if (d !== null && d > t) t = d;
+  return isoWithOffset(t, decisionZone(dest));
+}
+
 export function commonFields(ctx: ServiceContext, q: DecisionQuery, dest: Destination) {
   return {
     source: ctx.source,
     activity: activityInfo(q.activity),
-    generated_at: isoWithOffset(ctx.clock.now(), decisionZone(dest)),
+    generated_at: decisionDataTime(ctx, dest),
     disclaimer: DISCLAIMER,
     pricing: { ...PRICING },
     coverage: coverageOf(dest),

@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { Catalog, Spot } from "../catalog/catalog.js";
 import { HOUR_MS, hourFloor, type Clock } from "../clock.js";
 import { HORIZON_DAYS } from "../limits.js";
-import type { Source, TideEvent, TideSource } from "../sources/types.js";
+import type { HourlyInputs, Source, TideEvent, TideSeries, TideSource } from "../sources/types.js";
 import { buildSpotForecast, INPUT_LOOKBACK_H, type SpotForecast } from "./engine.js";
 
 export interface ForecastServiceDeps {
@@ -16,7 +16,11 @@ export interface ForecastServiceDeps {
 
 export interface TimedForecast {
   forecast: SpotForecast;
-  /** Wall-clock instant the forecast was built. */
+  /**
+   * The time of the data the forecast was built from: the start of its hour, or the newest upstream
+   * fetch it read when that is later. Never the wall clock of the build, so the same data gives the
+   * same answer (and ETag) on every instance and after any eviction.
+   */
   generatedAt: Date;
 }
 
@@ -96,6 +100,14 @@ export class ForecastService {
       this.#deps.tides.extremes(spot, new Date(start.getTime() - 24 * HOUR_MS), new Date(end.getTime() + 24 * HOUR_MS)),
     ]);
     const forecast = buildSpotForecast({ spot, inputs, tides, now: hour });
-    return { forecast, generatedAt: this.#deps.clock.now() };
+    return { forecast, generatedAt: dataTimeOf(hour, inputs, tides) };
   }
+}
+
+/** The hour, or the newest fetch among the inputs that were fetched (embedded data never is). */
+function dataTimeOf(hour: Date, inputs: HourlyInputs, tides: TideSeries | null): Date {
+  let t = hour.getTime();
+  const fetched = [...inputs.origins, inputs.satellite?.origin, tides?.origin].map((o) => o?.fetchedAt?.getTime() ?? 0);
+  for (const f of fetched) if (f > t) t = f;
+  return new Date(t);
 }

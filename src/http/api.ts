@@ -57,7 +57,7 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
     const admission = await ctx.meter.admit(route.op, args, callerOf(ctx, req, res), true);
     let answer;
     try {
-      answer = await ctx.answers.get(route.op, args, () => route.run(args, ctx));
+      answer = await ctx.answers.get(route.op, args, (a) => route.run(a as Args, ctx));
     } catch (e) {
       await admission.refund();
       throw e;

@@ -3,89 +3,20 @@
 // served from node:http. The SDK answers every request it is given, errors included (malformed
 // JSON is its -32700, an oversized body its 413).
 //
-// Replayed tool calls skip the SDK. A 2026-07-28 tools/call is self-contained: the SDK's answer is a
-// function of the request's headers, its body and the tool's result, and it echoes the JSON-RPC id.
-// So when a call succeeds from a cached answer, its response bytes are kept, keyed by the headers
-// that reach the SDK and the body without its id. The same call again, while that answer is still
-// the valid one, is admitted and charged like any call and gets those bytes with its own id: the
-// SDK's work (web Request/Response, message validation, a server per request, serialising a
-// 35 KB result) is done once per answer instead of once per call. Measured in BENCHMARKS.md.
+// Replayed tool calls skip the SDK: see replay.ts for when a stored response may stand in for the
+// SDK's. Measured in BENCHMARKS.md.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
-import { LRUCache } from "lru-cache";
-import type { CachedAnswer } from "../answer-cache.js";
 import type { ServiceContext } from "../context.js";
 import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "../http/request-state.js";
 import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../limits.js";
-import type { Operation } from "../metering/meter.js";
-import type { Raw } from "../params.js";
-import { createMcpServerFactory, TOOLS, type CallRecord } from "./server.js";
+import { ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
+import { createMcpServerFactory, type CallRecord } from "./server.js";
 
 /** Where the endpoint is served (the discovery documents and OpenAPI name it too). */
 export const MCP_PATH = "/mcp";
-
-/** Request headers that never reach the SDK's answer: transport, identity (metered by us), tracing. */
-const NOT_IN_ANSWER = new Set([
-  "host",
-  "origin",
-  "connection",
-  "keep-alive",
-  "content-length",
-  "accept-encoding",
-  "accept-language",
-  "user-agent",
-  "authorization",
-  "x-service-key",
-  "x-request-id",
-  "x-forwarded-for",
-  "x-forwarded-proto",
-  "x-forwarded-host",
-  "x-real-ip",
-  "forwarded",
-  "traceparent",
-  "tracestate",
-  "referer",
-]);
-
-const REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
-
-interface Replay {
-  op: Operation;
-  /** The answer the response was built from: the replay is valid while that answer is current. */
-  answer: CachedAnswer<unknown>;
-  status: number;
-  /** The SDK's response headers as a flat name/value list. */
-  headers: string[];
-  /** The response up to the echoed id (`…,"id":`); the caller's id and `}` complete it. */
-  prefix: Buffer;
-}
-
-interface ToolCall {
-  id: string | number;
-  op: Operation;
-  args: Record<string, Raw>;
-  /** Headers that reach the SDK plus the body without its id. */
-  key: string;
-}
-
-const OPERATION_OF = new Map(TOOLS.map((t) => [t.name, t.operation]));
-
-/** A single JSON-RPC tools/call for one of our tools, else null (the SDK handles everything else). */
-function toolCallOf(req: IncomingMessage, body: unknown): ToolCall | null {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
-  const { id, method, params } = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } };
-  if (method !== "tools/call" || (typeof id !== "string" && typeof id !== "number") || typeof params !== "object" || params === null) return null;
-  const op = typeof params.name === "string" ? OPERATION_OF.get(params.name) : undefined;
-  const args = params.arguments ?? {};
-  if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
-  let key = "";
-  const headers = req.headers;
-  for (const name in headers) if (!NOT_IN_ANSWER.has(name)) key += `${name}:${String(headers[name])}\n`;
-  key += JSON.stringify({ ...body, id: null });
-  return { id, op, args: args as Record<string, Raw>, key };
-}
 
 /** The body's chunks; `over` when it passes the limit (the SDK then answers 413 from what was read). */
 function readBody(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; over: boolean }> {
@@ -141,26 +72,25 @@ export interface McpRoute {
 export function createMcpRoute(ctx: ServiceContext): McpRoute {
   const onerror = (err: Error) => ctx.log.debug({ err: err.message }, "mcp request rejected");
   const sdk = createMcpHandler(createMcpServerFactory(ctx), { onerror, maxRequestBodySize: MCP_MAX_BODY_BYTES });
-  const replays = new LRUCache<string, Replay>({ maxSize: REPLAY_CACHE_BYTES, sizeCalculation: (r) => r.prefix.length + 256 });
+  const replays = new ReplayCache((answer) => ctx.answers.isCurrent(answer));
 
   // The SDK's handler, keeping the bytes of each tool call answered from a cached answer.
   const keeping = {
     async fetch(request: Request, options?: Parameters<typeof sdk.fetch>[1]): Promise<Response> {
       const response = await sdk.fetch(request, options);
-      const extra = options?.authInfo?.extra as { call: CallRecord; toolCall: ToolCall | null } | undefined;
+      const extra = options?.authInfo?.extra as { call: CallRecord; toolCall: ReplayableCall | null } | undefined;
       const answer = extra?.call.answered;
       const call = extra?.toolCall;
-      // The call's RateLimit headers, as REST sends them (the counters are shared).
-      for (const [name, value] of Object.entries(extra?.call.rateLimit ?? {})) response.headers.set(name, value);
-      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
+      // The call's RateLimit headers, as REST sends them (the counters are shared); never stored
+      // with a replay, which carries its own caller's.
+      const withRateLimit = (r: Response) => {
+        for (const [name, value] of Object.entries(extra?.call.rateLimit ?? {})) r.headers.set(name, value);
+        return r;
+      };
+      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return withRateLimit(response);
       const bytes = Buffer.from(await response.arrayBuffer());
-      const id = Buffer.from(`${JSON.stringify(call.id)}}`);
-      const idAt = bytes.length - id.length;
-      if (idAt > 5 && bytes.subarray(idAt - 5, idAt).toString("latin1") === '"id":' && bytes.subarray(idAt).equals(id)) {
-        const headers = [...response.headers].filter(([k]) => k !== "content-length" && !k.startsWith("ratelimit")).flat();
-        replays.set(call.key, { op: call.op, answer, status: response.status, headers, prefix: bytes.subarray(0, idAt) });
-      }
-      return new Response(bytes, { status: response.status, headers: response.headers });
+      replays.record(call, answer, response, bytes);
+      return withRateLimit(new Response(bytes, { status: response.status, headers: response.headers }));
     },
   };
   const node = toNodeHandler(keeping, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });
@@ -198,9 +128,9 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       }
     }
     const call: CallRecord = { caller };
-    const toolCall = toolCallOf(req, body);
-    const replay = toolCall && replays.get(toolCall.key);
-    if (toolCall && replay && ctx.answers.isCurrent(replay.answer)) {
+    const toolCall = replayableCall(req, body);
+    const replay = toolCall && replays.get(toolCall);
+    if (toolCall && replay) {
       let refused: { refused: unknown } | undefined;
       let rateLimit: string[] = [];
       try {

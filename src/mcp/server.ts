@@ -17,13 +17,15 @@ import type { CachedAnswer } from "../answer-cache.js";
 import { LOCAL_CALLER, type Caller } from "../metering/caller.js";
 import type { Admission } from "../metering/meter.js";
 import { requireScalarArguments, type Raw } from "../params.js";
+import { SEASONAL_NORM_LABEL } from "../forecast/norms.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
+import { PACKAGE } from "../package-info.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
 import { advertisedInput, advertisedOutput, type ToolDefinition } from "./tool.js";
 
 /** Registry name; the server card and server.json use the same. */
-export const SERVER_NAME = "io.github.ocean-conditions/ocean-conditions";
+export const SERVER_NAME = PACKAGE.mcpName;
 export const SERVER_INFO = { name: SERVER_NAME, title: SERVICE_NAME, version: SERVICE_VERSION };
 export const CARD_VIEW_URI = "ui://ocean-conditions/card.html";
 
@@ -40,8 +42,12 @@ export const INSTRUCTIONS =
 /** Loaded once: the self-contained card view, with the tier colours filled in from the tier table. */
 export function loadCardView(file = join(PROJECT_ROOT, "ui", "card.html")): string {
   const html = readFileSync(file, "utf8");
-  if (!html.includes("/*TIERS*/[]") || !html.includes('/*NO_DATA_COLOR*/"#8A94A6"')) throw new Error(`${file}: tier placeholders missing`);
-  return html.replace("/*TIERS*/[]", JSON.stringify(TIERS_FOR_VIEW)).replace('/*NO_DATA_COLOR*/"#8A94A6"', JSON.stringify(NO_DATA_COLOR));
+  const seasonal = '/*SEASONAL_NORM_LABEL*/"seasonal norm"';
+  if (!html.includes("/*TIERS*/[]") || !html.includes('/*NO_DATA_COLOR*/"#8A94A6"') || !html.includes(seasonal)) throw new Error(`${file}: tier placeholders missing`);
+  return html
+    .replace("/*TIERS*/[]", JSON.stringify(TIERS_FOR_VIEW))
+    .replace('/*NO_DATA_COLOR*/"#8A94A6"', JSON.stringify(NO_DATA_COLOR))
+    .replace(seasonal, JSON.stringify(SEASONAL_NORM_LABEL));
 }
 
 const TIERS_FOR_VIEW = TIER_TABLE.map(({ id, label, color }) => ({ id, label, color }));
@@ -86,7 +92,7 @@ export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceCon
     // The same cached answer the REST twin serves; its Markdown is rendered once.
     let answer;
     try {
-      answer = await ctx.answers.get(t.operation, input, () => t.run(input, ctx));
+      answer = await ctx.answers.get(t.operation, input, (a) => t.run(a, ctx));
       answer.markdown ??= t.markdown(answer.value, ctx);
     } catch (e) {
       await admission.refund();

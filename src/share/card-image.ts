@@ -8,12 +8,13 @@ import type { Font, default as Satori } from "satori";
 import type { SpotDay } from "../cards/spot-day.js";
 import { splitMetric } from "../format.js";
 import { CARD_CACHE_MAX_BYTES, CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
+import { typicalFor } from "../forecast/norms.js";
 import { dateLabel, shortDate } from "../time/zone.js";
 import { CARD_FONT_FAMILY, loadCardFonts } from "./fonts.js";
 import { inkOn, PALETTE } from "./palette.js";
 
 /** Bump when the layout changes, so cached images and ETags from the old layout are not reused. */
-export const CARD_LAYOUT_VERSION = 1;
+export const CARD_LAYOUT_VERSION = 2;
 
 export interface CardMetric {
   label: string;
@@ -49,7 +50,7 @@ export function cardImageModel(day: SpotDay): CardImageModel {
   return {
     spotName: c.spot_name,
     regionName: c.region_name,
-    dateText: rel === abs ? abs : `${rel} · ${abs}`,
+    dateText: day.period?.seasonal ? `${typicalFor(day.date)} · ${abs}` : rel === abs ? abs : `${rel} · ${abs}`,
     activityText: day.activity?.label ?? "Conditions",
     tierLabel: c.tier_label,
     tierColor: c.tier_color,
@@ -58,13 +59,21 @@ export function cardImageModel(day: SpotDay): CardImageModel {
     metrics: [
       metric("Visibility", c.metrics.visibility),
       metric("Swell", c.metrics.swell),
-      metric("Wind", c.metrics.wind),
+      windMetric(c.metrics.wind),
       metric("Water", c.metrics.water_temp),
     ],
     why: day.why,
     notice: day.notice ? { title: day.notice.title, text: day.notice.text } : null,
     attribution: c.attribution,
   };
+}
+
+/** "breezy, 13 kt ENE gusting 23 (24 km/h)" → value "13 kt ENE gusting 23", sub "breezy · 24 km/h": it fits a quarter of the card. */
+function windMetric(v: string | null): CardMetric {
+  if (v === null) return { label: "Wind", value: "–", sub: null };
+  const { value, sub } = splitMetric(v);
+  const m = /^(\w+), (.*)$/.exec(value);
+  return m ? { label: "Wind", value: m[2]!, sub: [m[1]!, sub].filter(Boolean).join(" · ") } : { label: "Wind", value, sub };
 }
 
 // --- element tree (satori takes React-shaped objects; no JSX needed) ---
@@ -139,7 +148,10 @@ export function cardElement(m: CardImageModel): SatoriElement {
       backgroundColor: m.tierColor,
     },
     text({ fontSize: 128, fontWeight: 800, color: ink, lineHeight: 1 }, m.score === null ? "–" : String(m.score)),
-    text({ fontSize: 36, fontWeight: 800, color: ink, marginTop: 6 }, m.tierLabel),
+    // "Excellent · seasonal norm" wraps to two smaller lines under the score.
+    m.tierLabel.length <= 12
+      ? text({ fontSize: 36, fontWeight: 800, color: ink, marginTop: 6 }, m.tierLabel)
+      : text({ fontSize: 26, fontWeight: 800, color: ink, marginTop: 6, textAlign: "center", width: TIER_BLOCK_W - 24 }, m.tierLabel, 2),
   );
   const metrics = el(
     { width: INNER_W, justifyContent: "space-between", backgroundColor: PALETTE.navyRaised, borderRadius: 20, padding: "18px 28px" },

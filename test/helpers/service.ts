@@ -1,11 +1,13 @@
 // Test harness: the real service (context + Express app) on an ephemeral 127.0.0.1 port, with a
-// pinned clock. Each call starts its own server; `close()` stops it.
+// pinned clock. Each call starts its own server; `close()` stops it. The catalogue defaults to the
+// ranked test catalogue (helpers/catalog.ts); pass `catalog: Catalog.load()` for the shipped publication.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FixedClock } from "../../src/clock.js";
 import { loadConfig } from "../../src/config.js";
 import { createContext, type ContextOptions, type ServiceContext } from "../../src/context.js";
 import { createApp } from "../../src/http/app.js";
+import { rankedTestCatalog } from "./catalog.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections, type ServerTimeouts } from "../../src/http/server-hooks.js";
 import { createLogger } from "../../src/logger.js";
 
@@ -47,7 +49,7 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
   const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "silent", ...NO_RATE_LIMITS, ...opts.env });
   const clock = new FixedClock(opts.now ?? DEFAULT_NOW);
   const { now: _now, env: _env, timeouts: _timeouts, ...rest } = opts;
-  const ctx = createContext({ config, clock, ...rest, log: rest.log ?? createLogger("silent") });
+  const ctx = createContext({ config, clock, ...rest, catalog: rest.catalog ?? rankedTestCatalog(), log: rest.log ?? createLogger("silent") });
   attachClientErrorHandler(server, ctx);
   limitConnections(server, ctx.config.connections, ctx.log);
   server.on("request", createApp(ctx));
