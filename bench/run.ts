@@ -24,6 +24,7 @@ import { cardElement, cardImageModel, CardImages } from "../src/share/card-image
 import { loadCardFonts } from "../src/share/fonts.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { freePort } from "../test/helpers/ports.js";
+import { abuseReport, abuseSection } from "./abuse.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -31,8 +32,42 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     "update-doc": { type: "boolean", default: false },
+    /** "all" (default) or "abuse": only the abuse section. */
+    section: { type: "string", default: "all" },
+    "spray-s": { type: "string", default: "20" },
+    addresses: { type: "string", default: "1000000" },
+    sockets: { type: "string", default: "20000" },
   },
 });
+
+/** Replaces the text between two markers of BENCHMARKS.md. */
+function updateDoc(marker: string, table: string): void {
+  const doc = join(PROJECT_ROOT, "BENCHMARKS.md");
+  const text = readFileSync(doc, "utf8");
+  const start = `<!-- ${marker}:start -->`;
+  const end = `<!-- ${marker}:end -->`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`BENCHMARKS.md has no ${marker} markers`);
+  writeFileSync(doc, `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`);
+  console.log(`BENCHMARKS.md ${marker} updated`);
+}
+
+/** The abuse section (bench/abuse.ts): its own process per attack, its own table. */
+async function runAbuse(): Promise<void> {
+  console.log("abuse section");
+  const result = await abuseSection({ sprayS: Number(args["spray-s"]), addresses: Number(args.addresses), sockets: Number(args.sockets) });
+  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(PROJECT_ROOT, "bench/results/abuse.json"), `${JSON.stringify(result, null, 2)}\n`);
+  const table = abuseReport(result);
+  console.log(`\n${table}\n`);
+  if (args["update-doc"]) updateDoc("abuse", table);
+}
+
+if (args.section === "abuse") {
+  await runAbuse();
+  process.exit(0);
+}
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
@@ -533,14 +568,5 @@ function report(x: Summary): string {
 const table = report(summary);
 console.log(`\n${table}\n`);
 // --update-doc: replace the results section of BENCHMARKS.md (between its markers) with this run.
-if (args["update-doc"]) {
-  const doc = join(PROJECT_ROOT, "BENCHMARKS.md");
-  const text = readFileSync(doc, "utf8");
-  const start = "<!-- results:start -->";
-  const end = "<!-- results:end -->";
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error("BENCHMARKS.md has no results markers");
-  writeFileSync(doc, `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`);
-  console.log("BENCHMARKS.md updated");
-}
+if (args["update-doc"]) updateDoc("results", table);
+await runAbuse();

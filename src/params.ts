@@ -77,3 +77,16 @@ export function parseDate(name: string, v: Raw): string | undefined {
 }
 
 export { number as parseNumber };
+
+const isScalar = (v: unknown) => v === null || v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
+/**
+ * Tool arguments are strings, numbers, booleans or lists of them. Anything else (an object such
+ * as {"toString": "snorkel"}) is refused before it reaches a handler or a cache key.
+ */
+export function requireScalarArguments(args: Record<string, unknown>): void {
+  for (const [name, v] of Object.entries(args)) {
+    if (isScalar(v) || (Array.isArray(v) && v.every((x) => isScalar(x)))) continue;
+    throw new ServiceError("invalid_parameter", `${name} must be a string, number or boolean, or a list of them.`);
+  }
+}

@@ -11,7 +11,7 @@ import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcon
 import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ServiceContext } from "../context.js";
 import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "../http/request-state.js";
-import { MCP_MAX_BODY_BYTES } from "../limits.js";
+import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../limits.js";
 import { ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
 import { createMcpServerFactory, type CallRecord } from "./server.js";
 
@@ -39,6 +39,31 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer
   });
 }
 
+/**
+ * Whether a JSON body nests arrays/objects deeper than `max` (brackets inside strings ignored).
+ * Checked on the raw bytes before anything parses it: a deep body otherwise overflows the stack of
+ * the SDK's validation (a 500). Malformed bodies pass through to the SDK's parse error.
+ */
+export function tooDeep(chunks: readonly Buffer[], max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (const chunk of chunks) {
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) {
+        if (++depth > max) return true;
+      } else if (c === 0x7d || c === 0x5d) depth--;
+    }
+  }
+  return false;
+}
+
 export interface McpRoute {
   (req: IncomingMessage, res: ServerResponse): Promise<void>;
   close(): Promise<void>;
@@ -56,10 +81,16 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       const extra = options?.authInfo?.extra as { call: CallRecord; toolCall: ReplayableCall | null } | undefined;
       const answer = extra?.call.answered;
       const call = extra?.toolCall;
-      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
+      // The call's RateLimit headers, as REST sends them (the counters are shared); never stored
+      // with a replay, which carries its own caller's.
+      const withRateLimit = (r: Response) => {
+        for (const [name, value] of Object.entries(extra?.call.rateLimit ?? {})) r.headers.set(name, value);
+        return r;
+      };
+      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return withRateLimit(response);
       const bytes = Buffer.from(await response.arrayBuffer());
       replays.record(call, answer, response, bytes);
-      return new Response(bytes, { status: response.status, headers: response.headers });
+      return withRateLimit(new Response(bytes, { status: response.status, headers: response.headers }));
     },
   };
   const node = toNodeHandler(keeping, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });
@@ -82,6 +113,12 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     }
     const caller = callerOf(ctx, req, res);
     const { chunks, over } = await readBody(req, MCP_MAX_BODY_BYTES);
+    if (!over && tooDeep(chunks, MCP_MAX_JSON_DEPTH)) {
+      applyCommonHeaders(res);
+      res.writeHead(400, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels` }, id: null }));
+      return;
+    }
     let body: unknown;
     if (!over) {
       try {
@@ -95,8 +132,9 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     const replay = toolCall && replays.get(toolCall);
     if (toolCall && replay) {
       let refused: { refused: unknown } | undefined;
+      let rateLimit: string[] = [];
       try {
-        await (await ctx.meter.admit(replay.op, toolCall.args, caller)).charge();
+        rateLimit = Object.entries((await ctx.meter.admit(replay.op, toolCall.args, caller)).headers).flat();
       } catch (e) {
         refused = { refused: e };
       }
@@ -104,7 +142,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         const tail = Buffer.from(`${JSON.stringify(toolCall.id)}}`);
         const state = requestState(res);
         if (state) state.replayed = true;
-        writeHeadAll(res, replay.status, [...replay.headers, "Content-Length", String(replay.prefix.length + tail.length)]);
+        writeHeadAll(res, replay.status, [...replay.headers, ...rateLimit, "Content-Length", String(replay.prefix.length + tail.length)]);
         // Stored bytes and the caller's id in one write, without copying the stored bytes (end uncorks).
         res.cork();
         res.write(replay.prefix);

@@ -11,11 +11,12 @@ import { tool as listCoverage } from "../../tools/list-coverage.js";
 import { tool as recommendSpot } from "../../tools/recommend-spot.js";
 import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
 import type { ServiceContext } from "../context.js";
+import { isServiceError } from "../errors.js";
 import { asServiceError } from "../failures.js";
 import type { CachedAnswer } from "../answer-cache.js";
 import { LOCAL_CALLER, type Caller } from "../metering/caller.js";
 import type { Admission } from "../metering/meter.js";
-import type { Raw } from "../params.js";
+import { requireScalarArguments, type Raw } from "../params.js";
 import { SEASONAL_NORM_LABEL } from "../forecast/norms.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
 import { PACKAGE } from "../package-info.js";
@@ -75,22 +76,32 @@ export interface CallRecord {
   caller: Caller;
   admission?: { admitted: Admission } | { refused: unknown };
   answered?: CachedAnswer<unknown>;
+  /** RateLimit-Policy / RateLimit headers of the call's admission (or refusal), for the HTTP answer. */
+  rateLimit?: Record<string, string>;
 }
 
-/** Runs a tool for a caller: admitted like its REST twin (keys, rate limits), charged on success. */
+/** Runs a tool for a caller: admitted like its REST twin (keys, rate limits, allotment refunded on failure). */
 export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, record: CallRecord): Promise<CallToolResult> {
   try {
     const input = (args ?? {}) as Record<string, unknown>;
     const decided = record.admission;
     if (decided && "refused" in decided) throw decided.refused;
+    requireScalarArguments(input);
     const admission = decided ? decided.admitted : await ctx.meter.admit(t.operation, input as Record<string, Raw>, record.caller);
+    record.rateLimit = admission.headers;
     // The same cached answer the REST twin serves; its Markdown is rendered once.
-    const answer = await ctx.answers.get(t.operation, input, (a) => t.run(a, ctx));
-    answer.markdown ??= t.markdown(answer.value, ctx);
-    await admission.charge();
+    let answer;
+    try {
+      answer = await ctx.answers.get(t.operation, input, (a) => t.run(a, ctx));
+      answer.markdown ??= t.markdown(answer.value, ctx);
+    } catch (e) {
+      await admission.refund();
+      throw e;
+    }
     record.answered = answer;
     return { content: [{ type: "text", text: answer.markdown }], structuredContent: answer.value as Record<string, unknown> };
   } catch (e) {
+    if (isServiceError(e) && e.headers.RateLimit) record.rateLimit = e.headers;
     return toolErrorResult(e, ctx, t.name);
   }
 }

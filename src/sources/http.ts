@@ -103,7 +103,14 @@ export class UpstreamClient {
       res = await fetch(url, {
         signal: AbortSignal.timeout(this.opts.timeoutMs),
         headers: { accept: "application/json", "user-agent": this.opts.userAgent },
+        // Redirects are never followed: the configured address is the only one we call, so an
+        // upstream (or whoever answers for it) cannot send us elsewhere or round a loop.
+        redirect: "manual",
       });
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel().catch(() => undefined);
+        return { ok: false, kind: "http", message: `HTTP ${res.status} redirect refused (redirects are not followed)`, status: res.status };
+      }
       if (res.status === 429) {
         await res.body?.cancel().catch(() => undefined);
         const retryAfterMs = parseRetryAfterMs(res.headers.get("retry-after"), this.opts.clock.now()) ?? this.opts.breaker.opts.cooldownMs;
