@@ -31,9 +31,9 @@ type Json = Record<string, unknown>;
 export const OPERATION_STATUSES = {
   conditions: [400, 404, 422, 429, 503],
   spots: [400, 429],
-  // The spec lists no error for coverage; a repeated `region` is still a 400 (invalid_parameter),
-  // and coverage counts toward the facts caps like the other facts operations.
-  coverage: [400, 429],
+  // The spec lists no error for coverage, and no filter value is refused (a repeated `region` lists
+  // each region). Only the facts caps of spec section 8 rule 2 apply, as to every facts operation.
+  coverage: [429],
   recommendations: [400, 401, 402, 404, 422, 429, 503],
   "best-day": [400, 401, 402, 404, 422, 429, 503],
 } as const;
