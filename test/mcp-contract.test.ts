@@ -31,11 +31,17 @@ const modernHeaders = (method: string, name?: string): Record<string, string> =>
   ...(name ? { "mcp-name": name } : {}),
 });
 const post = (headers: Record<string, string>, body: unknown) => svc.get("/mcp", { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+/** A JSON-RPC answer, typed loosely: each test reads the members it checks. */
+interface Message {
+  id?: unknown;
+  result: { protocolVersion: string; supportedVersions: string[]; capabilities: Record<string, unknown> };
+  error: { code: number; data: { supported: string[]; requested: string; source: Record<string, unknown> } };
+}
 /** The one JSON-RPC message of a JSON or single-event SSE answer. */
-async function messageOf(res: Response): Promise<Record<string, any>> {
+async function messageOf(res: Response): Promise<Message> {
   const text = await res.text();
   const data = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
-  return JSON.parse(data) as Record<string, any>;
+  return JSON.parse(data) as Message;
 }
 const initialize = (protocolVersion: string) => ({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
 
@@ -111,6 +117,26 @@ describe("every error body carries source", () => {
     const e = ToolErrorSchema.parse(r.structuredContent);
     expect(e.source).toMatchObject({ name: "Ocean Conditions", url: svc.base });
     expect(e.error.code).toBe("unknown_activity");
+  });
+});
+
+describe("portable tool schemas", () => {
+  it("no input or output schema uses a type array (hosts with single-type dialects reject them)", async () => {
+    const { tools } = await modern.client.listTools();
+    const arrays: string[] = [];
+    const walk = (v: unknown, path: string): void => {
+      if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${path}[${i}]`));
+      if (typeof v !== "object" || v === null) return;
+      for (const [k, child] of Object.entries(v)) {
+        if (k === "type" && Array.isArray(child)) arrays.push(path);
+        walk(child, `${path}.${k}`);
+      }
+    };
+    for (const t of tools) walk({ input: t.inputSchema, output: t.outputSchema }, t.name);
+    expect(arrays).toEqual([]);
+    // Nullable fields are still nullable: one branch per type.
+    const conditions = JSON.stringify(tools.find((t) => t.name === "get_conditions")!.outputSchema);
+    expect(conditions).toContain('"anyOf":[{"type":"number"},{"type":"null"}]');
   });
 });
 

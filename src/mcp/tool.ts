@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
 import type { Operation } from "../metering/meter.js";
+import { portableJsonSchema } from "../schemas/portable.js";
 import { ToolErrorSchema } from "../schemas/tool-error.js";
 
 export interface ToolDefinition<T = unknown> {
@@ -53,7 +54,7 @@ interface StandardWithJson {
 }
 
 const toJson = (schema: z.ZodType, io: "input" | "output"): JsonSchema =>
-  z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  portableJsonSchema(z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema);
 
 /** Advertises `schema` in tools/list; accepts any argument object (the handler validates). */
 export function advertisedInput(schema: z.ZodObject): StandardWithJson {
