@@ -50,7 +50,7 @@ async function startService() {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready`);
     try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
+      if ((await globalThis.fetch(`${base}/healthz`)).ok) break;
     } catch {
       // not listening yet
     }
@@ -125,7 +125,7 @@ async function inspector(base) {
 
 ensurePeers();
 const service = await startService();
-let code = 1;
+let code;
 try {
   code = mode === "conformance" ? await conformance(service.base) : await inspector(service.base);
 } finally {
