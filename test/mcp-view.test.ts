@@ -23,7 +23,7 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
     const bundled = await build({ entryPoints: [`${PROJECT_ROOT}/test/harness/app-host.ts`], bundle: true, format: "iife", platform: "browser", write: false, logLevel: "silent" });
     harness = bundled.outputFiles[0]!.text;
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await mcp?.close();
