@@ -10,7 +10,7 @@ import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { MAX_STALE_MS, UPSTREAMS } from "../src/sources/live.js";
 import type { FaultKind, StubUpstream } from "../scripts/stub/upstreams.js";
 import { expectProblem } from "./helpers/problem.js";
-import { liveRuns, type LiveRun } from "./helpers/live.js";
+import { HANG_TIMEOUT, liveRuns, type LiveRun } from "./helpers/live.js";
 
 const catalog = Catalog.load();
 const live = liveRuns();
@@ -29,7 +29,7 @@ const FEEDS: Record<StubUpstream, (b: ConditionsJson) => boolean> = {
 describe.each(["marine", "forecast", "coops", "erddap"] as const)("%s faults, auto mode", (upstream) => {
   const faults: FaultKind[] = upstream === "coops" ? [...FAULTS, "coops-error"] : FAULTS;
   it.each(faults)("%s: answers 200 with honest labels", async (kind) => {
-    const r = await live({ mode: "auto" });
+    const r = await live({ mode: "auto", env: kind === "timeout" ? { ...HANG_TIMEOUT } : {} });
     r.stub.fault(upstream, { kind, retryAfterS: 90 });
     const { status, body } = await conditions(r, "hanauma-bay");
     expect(status).toBe(200);
@@ -81,7 +81,7 @@ describe("live mode never falls back to seasonal norms", () => {
     expect(res.res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
   });
   it.each(["coops", "erddap"] as const)("%s down: still 200, from tide harmonics or the heuristic", async (upstream) => {
-    const r = await live({ mode: "live" });
+    const r = await live({ mode: "live", env: { ...HANG_TIMEOUT } });
     r.stub.fault(upstream, { kind: "timeout" });
     const { status, body } = await conditions(r, "hanauma-bay");
     expect(status).toBe(200);
@@ -139,7 +139,7 @@ describe("circuit breaker through the service", () => {
   });
 
   it("re-opens when the probe fails, and the waiting spots keep their seasonal norms meanwhile", async () => {
-    const r = await live({ mode: "auto", env: { BREAKER_FAILURES: "1", BREAKER_COOLDOWN_S: "30" } });
+    const r = await live({ mode: "auto", env: { ...HANG_TIMEOUT, BREAKER_FAILURES: "1", BREAKER_COOLDOWN_S: "30" } });
     r.stub.fault("forecast", { kind: "timeout" });
     await conditions(r, "hanauma-bay");
     r.svc.clock.advance(31_000);
@@ -153,7 +153,7 @@ describe("circuit breaker through the service", () => {
 
 describe("last good data", () => {
   it("is served when refreshes fail, with freshness that says how old it is, until it is too old", async () => {
-    const r = await live({ mode: "live" });
+    const r = await live({ mode: "live", env: { ...HANG_TIMEOUT } });
     expect((await conditions(r, "hanauma-bay")).body.data_quality.freshness).toBe("live");
     r.stub.fault("marine", { kind: "http500" });
     r.stub.fault("forecast", { kind: "timeout" });

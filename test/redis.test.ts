@@ -37,7 +37,7 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
       const r = s.ctx.redis!;
       if (r.status !== "ready") await new Promise<void>((resolve) => r.once("ready", () => resolve()));
     }
-  }, 30_000);
+  }, 120_000);
   // Each test starts from an empty store (both instances keep no counters of their own).
   beforeEach(async () => {
     const admin = new Redis(redis.url);

@@ -23,8 +23,14 @@ export interface LiveOptions {
   delayMs?: number;
 }
 
-/** Small enough to keep the timeout tests quick, large enough for a loaded CI machine's stub. */
-export const TEST_TIMEOUT_MS = 600;
+/**
+ * The service's upstream timeout in live runs: generous, because the stub on a machine whose cores
+ * are busy elsewhere can take seconds to answer, and no healthy call may time out. Only a test that
+ * makes the stub hang waits for it, and it passes HANG_TIMEOUT instead.
+ */
+export const TEST_TIMEOUT_MS = 20_000;
+/** For tests that make an upstream hang (fault `timeout`): the service gives up on it after 2.5 s. */
+export const HANG_TIMEOUT = { UPSTREAM_TIMEOUT_MS: "2500" } as const;
 
 export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
   let svc: TestService | null = null;
