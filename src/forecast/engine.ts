@@ -156,6 +156,7 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
         night: sunAltitudeDeg < -0.833,
         basis: vis.source === "satellite" ? "satellite" : climatology ? "climatology" : "live",
         satelliteAgeH,
+        satelliteObservedAt: satellite?.observedAt ?? null,
       });
     } else {
       why = missingReason(swell === null, windKt === null);

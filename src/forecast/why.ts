@@ -16,6 +16,8 @@ export interface WhyInputs {
   night: boolean;
   basis: "climatology" | "live" | "satellite";
   satelliteAgeH: number | null;
+  /** When the satellite observation was made (UTC), for the label. */
+  satelliteObservedAt: Date | null;
 }
 
 const ft = (v: number) => `${Math.round(v)} ft`;
@@ -61,7 +63,7 @@ export function explainRating(i: WhyInputs): string {
     i.basis === "climatology"
       ? "Seasonal norms, not a live forecast."
       : i.basis === "satellite"
-        ? `Visibility anchored on satellite ocean colour about ${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} day(s) old.`
+        ? `Visibility leans on satellite ocean colour observed ${i.satelliteObservedAt?.toISOString().slice(0, 10) ?? "recently"} (${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} days before this forecast), weighted by its age.`
         : "Visibility estimated from swell, wind and rain.";
   return `${lead}. ${basis}`;
 }

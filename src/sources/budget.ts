@@ -2,12 +2,12 @@
 // plans and request shapes the adapters actually use (docs/live-data.md quotes `npm run budget`).
 import type { Catalog } from "../catalog/catalog.js";
 import { DAY_MS } from "../clock.js";
-import { REFRESH_MS } from "../limits.js";
+import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../limits.js";
 import { coopsStationId } from "./coops.js";
 import { FORECAST, MARINE, openMeteoCallWeight, queryPlan } from "./open-meteo.js";
 
 /** Open-Meteo's free tier: calls per day, hour and minute (open-meteo.com/en/terms). */
-export const OPEN_METEO_FREE_LIMITS = { perDay: 10_000, perHour: 5_000, perMinute: 600 } as const;
+export const OPEN_METEO_FREE_LIMITS = OPEN_METEO_FREE_TIER;
 
 export interface CallBudget {
   regions: number;

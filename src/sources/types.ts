@@ -39,6 +39,11 @@ export interface Origin {
   climatology: boolean;
   fetchedAt: Date | null;
   credits: readonly DataCredit[];
+  /**
+   * A dated observation (satellite ocean colour) whose own age is weighed and labelled where it is
+   * used; fetched once a day, its fetch time does not set the answer's freshness.
+   */
+  observation?: boolean;
 }
 
 /**
