@@ -37,6 +37,8 @@ export interface UpstreamCacheOptions<V> {
   refreshAheadMinMs?: number;
   /** A group counts as recently asked for this long after a request. */
   recentMs: number;
+  /** After a failed background fetch (`peek`), the group is not tried again for this long. */
+  retryFailedAfterMs?: number;
   /** Whether an upstream call could go out now (the breaker's view); used for `revision`. */
   canCall: () => boolean;
   log: Logger;
@@ -49,11 +51,14 @@ export class UpstreamCache<V> {
   readonly #inflight = new Map<string, { promise: Promise<CacheEntry<V>>; ticket: Ticket }>();
   // Recently asked groups and how to load them, for refresh-ahead. Bounded like the entries.
   readonly #recent: LRUCache<string, { askedAt: number; load: Loader<V> }>;
+  // When a background fetch last failed, per group: a failing upstream is not asked on every request.
+  readonly #failedAt: LRUCache<string, number>;
 
   constructor(opts: UpstreamCacheOptions<V>) {
     this.#opts = opts;
     this.#entries = new LRUCache({ maxSize: opts.maxBytes, sizeCalculation: (e) => Math.max(1, opts.sizeOf(e.value)) });
     this.#recent = new LRUCache({ max: 4096 });
+    this.#failedAt = new LRUCache({ max: 4096 });
   }
 
   #period(now: number): number {
@@ -89,10 +94,13 @@ export class UpstreamCache<V> {
     const period = this.#period(now);
     this.#recent.set(group, { askedAt: now, load });
     const key = `${group}|${period}`;
-    if (!this.#entries.has(key) && !this.#inflight.has(key) && this.#opts.canCall()) {
-      this.#fetch(group, period, load, refreshTicket()).catch((err: unknown) =>
-        this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "background fetch failed; keeping the last answer"),
-      );
+    const failedAt = this.#failedAt.get(group);
+    const resting = failedAt !== undefined && now - failedAt < (this.#opts.retryFailedAfterMs ?? this.#opts.periodMs);
+    if (!resting && !this.#entries.has(key) && !this.#inflight.has(key) && this.#opts.canCall()) {
+      this.#fetch(group, period, load, refreshTicket()).catch((err: unknown) => {
+        this.#failedAt.set(group, this.#opts.clock.now().getTime());
+        this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "background fetch failed; keeping the last answer");
+      });
     }
     return this.latest(group);
   }

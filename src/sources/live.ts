@@ -94,7 +94,7 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
     const timeoutMs = name === "erddap" ? u.erddapTimeoutMs : u.timeoutMs;
     clients[name] = new UpstreamClient(name, { breaker: breakers[name], lane: laneOf[name], timeoutMs, clock, log: ulog, userAgent });
   }
-  const cache = <V>(name: UpstreamName, periodMs: number, sizeOf: (v: V) => number, refreshAheadMs: number) =>
+  const cache = <V>(name: UpstreamName, periodMs: number, sizeOf: (v: V) => number, refreshAheadMs: number, retryFailedAfterMs?: number) =>
     new UpstreamCache<V>({
       name,
       clock,
@@ -105,6 +105,7 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
       refreshAheadMs,
       refreshAheadMinMs: Math.min(refreshAheadMs, REFRESH_AHEAD_MIN_MS),
       recentMs: RECENT_MS,
+      retryFailedAfterMs,
       canCall: () => breakers[name].wouldAllow() && !laneOf[name].paused(),
       log: ulog,
     });
@@ -115,7 +116,7 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
     // Tide predictions do not change: one answer per station and day, never refreshed ahead.
     "noaa-coops": cache<TideEvent[]>("noaa-coops", DAY_MS, CoopsTideSource.sizeOf, 0),
     // A daily product days behind: asked once per region and UTC day, never waited on (erddap.ts).
-    erddap: cache<Kd490Batch>("erddap", DAY_MS, ErddapKd490Source.sizeOf, 0),
+    erddap: cache<Kd490Batch>("erddap", DAY_MS, ErddapKd490Source.sizeOf, 0, HOUR_MS),
   };
 
   const marine = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"] });

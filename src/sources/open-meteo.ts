@@ -199,12 +199,14 @@ export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, reque
   else if (isObject(body) && expected === 1) list = [body];
   else throw new ShapeError(isObject(body) && body.error === true ? `error: ${String(body.reason)}` : "expected an array of locations");
   if (list.length !== expected) throw new ShapeError(`expected ${expected} locations, got ${list.length}`);
+  // `location_id` is written only when it is not 0, so the first location has none: when any
+  // location carries one, a missing id is 0 and the ids give the order.
   const ids = list.map((l) => (isObject(l) && typeof l.location_id === "number" ? l.location_id : null));
-  if (ids.every((id) => id !== null)) {
+  if (ids.some((id) => id !== null)) {
     const ordered = new Array<unknown>(expected);
     list.forEach((l, i) => {
-      const id = ids[i]!;
-      if (id < 0 || id >= expected || ordered[id] !== undefined) throw new ShapeError("inconsistent location_id");
+      const id = ids[i] ?? 0;
+      if (!Number.isInteger(id) || id < 0 || id >= expected || ordered[id] !== undefined) throw new ShapeError("inconsistent location_id");
       ordered[id] = l;
     });
     list = ordered;
