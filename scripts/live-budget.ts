@@ -14,13 +14,14 @@ import { startStubUpstreams } from "./stub/upstreams.js";
 
 const catalog = Catalog.load();
 const b = callBudget(catalog);
-console.log(`Catalogue: ${b.spots} spots in ${b.regions} regions → ${b.queryPoints} Open-Meteo query points (spots snapped to the query grid).`);
+console.log(`Catalogue: ${b.spots} spots in ${b.regions} regions → ${b.queryPoints} Open-Meteo query points (each spot's own coordinates).`);
 console.log(`Worst case, every spot asked about every hour:`);
 console.log(`  Open-Meteo: ${b.perHour.openMeteoRequests} requests/h, ${b.perHour.openMeteoCalls} counted calls/h → ${b.perDay.openMeteoCalls}/day ` + `(${(b.perDay.openMeteoShareOfFreeTier * 100).toFixed(1)} % of the free ${OPEN_METEO_FREE_LIMITS.perDay}/day)`);
-console.log(`  ERDDAP:     ${b.perHour.erddapRequests.min}–${b.perHour.erddapRequests.max} requests/h → ${b.perDay.erddapRequests.min}–${b.perDay.erddapRequests.max}/day`);
+console.log(`  ERDDAP:     ${b.perDay.erddapRequests.min}–${b.perDay.erddapRequests.max} requests/day (at most ${b.perDay.erddapRequests.worst} if it fails all day)`);
 console.log(`  CO-OPS:     ${b.perDay.coopsRequests} requests/day (one per NOAA station)`);
 
-const stub = await startStubUpstreams({ scenario: "calm" });
+// The emulator's real limits with a tenth of its latency, so the measurement takes seconds.
+const stub = await startStubUpstreams({ scenario: "calm", latencyScale: 0.1 });
 const server = createServer();
 await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
 const port = (server.address() as AddressInfo).port;

@@ -18,6 +18,8 @@ export interface TimedForecast {
   forecast: SpotForecast;
   /** Wall-clock instant the forecast was built. */
   generatedAt: Date;
+  /** The source revision its inputs were read at, when the source says (undefined: read it after). */
+  revision?: string | null;
 }
 
 export class ForecastService {
@@ -55,8 +57,8 @@ export class ForecastService {
         .then((built) => {
           // Stored under the revision the build actually read (its fetch may have moved it on);
           // not at all if the refresh it tried is still due, so the next request tries again.
-          const readKey = this.#key(spot, hour);
-          if (readKey !== null) this.#cache.set(readKey, built);
+          const rev = built.revision === undefined ? this.#revision(spot) : built.revision;
+          if (rev !== null) this.#cache.set(`${spot.id}|${hour.getTime()}|${rev}`, built);
           return built;
         })
         .finally(() => this.#inflight.delete(flight));
@@ -65,16 +67,25 @@ export class ForecastService {
     return pending;
   }
 
-  /** The version of a spot's current forecast; answers built from another version are stale. */
+  /**
+   * The version of a spot's current forecast; answers built from another version are stale. Null
+   * while none is built for the source's current data (a refresh due, or an answer that arrived
+   * during the build): answers computed now are then not kept.
+   */
   versionOf(spotId: string): string | null {
     const spot = this.#catalog.spot(spotId);
-    return spot ? this.#key(spot, hourFloor(this.#deps.clock.now())) : null;
+    const key = spot ? this.#key(spot, hourFloor(this.#deps.clock.now())) : null;
+    return key !== null && this.#cache.has(key) ? key : null;
   }
 
   /** Null while the source has a refresh due. */
   #key(spot: Spot, hour: Date): string | null {
-    const rev = this.#deps.source.revision ? this.#deps.source.revision(spot) : "";
+    const rev = this.#revision(spot);
     return rev === null ? null : `${spot.id}|${hour.getTime()}|${rev}`;
+  }
+
+  #revision(spot: Spot): string | null {
+    return this.#deps.source.revision ? this.#deps.source.revision(spot) : "";
   }
 
   /** Forecasts held, for the bounded-memory check. */
@@ -96,6 +107,6 @@ export class ForecastService {
       this.#deps.tides.extremes(spot, new Date(start.getTime() - 24 * HOUR_MS), new Date(end.getTime() + 24 * HOUR_MS)),
     ]);
     const forecast = buildSpotForecast({ spot, inputs, tides, now: hour });
-    return { forecast, generatedAt: this.#deps.clock.now() };
+    return { forecast, generatedAt: this.#deps.clock.now(), revision: inputs.revision };
   }
 }

@@ -24,6 +24,9 @@ export const COASTWATCH_CREDIT: DataCredit = {
   license: "U.S. Government public data (see dataset license attribute)",
 };
 
+/** A region whose ERDDAP fetch failed is not asked again for this long. */
+export const ERDDAP_RETRY_FAILED_MS = 3_600_000;
+
 /** Pixels within this distance of a spot feed its median (4 km pixels: about a dozen). */
 export const SATELLITE_RADIUS_KM = 8;
 /** Fewer valid pixels than this is a cloud edge or a coastal artefact, not an observation. */

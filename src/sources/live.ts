@@ -10,7 +10,7 @@ import { REFRESH_MS } from "../limits.js";
 import { CircuitBreaker } from "./breaker.js";
 import { UpstreamCache } from "./cache.js";
 import { CoopsTideSource, PreferredTideSource } from "./coops.js";
-import { ErddapKd490Source, type Kd490Batch } from "./erddap.js";
+import { ERDDAP_RETRY_FAILED_MS, ErddapKd490Source, type Kd490Batch } from "./erddap.js";
 import { UpstreamClient } from "./http.js";
 import { FORECAST, MARINE, OpenMeteoSource, type OpenMeteoBatch } from "./open-meteo.js";
 import { MemoryUpstreamBudget, UpstreamLane, type QuotaWindow } from "./scheduler.js";
@@ -116,7 +116,7 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
     // Tide predictions do not change: one answer per station and day, never refreshed ahead.
     "noaa-coops": cache<TideEvent[]>("noaa-coops", DAY_MS, CoopsTideSource.sizeOf, 0),
     // A daily product days behind: asked once per region and UTC day, never waited on (erddap.ts).
-    erddap: cache<Kd490Batch>("erddap", DAY_MS, ErddapKd490Source.sizeOf, 0, HOUR_MS),
+    erddap: cache<Kd490Batch>("erddap", DAY_MS, ErddapKd490Source.sizeOf, 0, ERDDAP_RETRY_FAILED_MS),
   };
 
   const marine = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"] });

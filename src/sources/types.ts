@@ -59,6 +59,11 @@ export interface HourlyInputs {
   origins: Origin[];
   /** The most recent satellite water-clarity observation near the spot, if any. */
   satellite: SatelliteObservation | null;
+  /**
+   * The source revision these inputs were read at (see Source.revision), when the source knows it:
+   * an answer that arrives while a forecast is being built must not be credited to that build.
+   */
+  revision?: string | null;
 }
 
 export const NO_ORIGIN = 255;
