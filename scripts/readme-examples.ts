@@ -1,7 +1,7 @@
-// The README's examples are real responses: the offline service at a pinned time, arrays trimmed to
-// their first items. `npm run docs:examples` rewrites them in README.md; the README test fails when
-// they are out of date.
-import { readFileSync, writeFileSync } from "node:fs";
+// The documentation's examples are real responses: the offline service at a pinned time, arrays trimmed
+// to their first items. `npm run docs:examples` rewrites them in README.md and docs/*.md; the docs test
+// fails when they are out of date.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FixedClock } from "../src/clock.js";
 import { loadConfig } from "../src/config.js";
@@ -49,7 +49,13 @@ export async function generateExamples(): Promise<Record<string, string>> {
   };
 }
 
-/** README text with every `<!-- example: name -->` block replaced by `examples[name]`. */
+/** The documents that may hold generated examples: the README and every page in docs/. */
+export function exampleDocuments(): string[] {
+  const docs = readdirSync(join(PROJECT_ROOT, "docs")).filter((f) => f.endsWith(".md")).sort();
+  return [join(PROJECT_ROOT, "README.md"), ...docs.map((f) => join(PROJECT_ROOT, "docs", f))];
+}
+
+/** Markdown text with every `<!-- example: name -->` block replaced by `examples[name]`. */
 export function withExamples(readme: string, examples: Record<string, string>): string {
   return readme.replace(/<!-- example: ([a-z-]+) -->\n```(json|markdown)\n[\s\S]*?\n```/g, (whole, name: string) =>
     examples[name] ? `<!-- example: ${name} -->\n${examples[name]}` : whole,
@@ -57,9 +63,11 @@ export function withExamples(readme: string, examples: Record<string, string>): 
 }
 
 if (process.argv[1]?.endsWith("readme-examples.ts")) {
-  const path = join(PROJECT_ROOT, "README.md");
-  const before = readFileSync(path, "utf8");
-  const after = withExamples(before, await generateExamples());
-  writeFileSync(path, after);
-  console.log(before === after ? "README examples already up to date" : "README examples rewritten");
+  const examples = await generateExamples();
+  for (const path of exampleDocuments()) {
+    const before = readFileSync(path, "utf8");
+    const after = withExamples(before, examples);
+    if (before !== after) writeFileSync(path, after);
+    console.log(`${path.slice(PROJECT_ROOT.length + 1)}: ${before === after ? "examples up to date" : "examples rewritten"}`);
+  }
 }
