@@ -3,7 +3,8 @@
 // from the documented formats (docs and recorded responses quoted in the data notes).
 import { describe, expect, it } from "vitest";
 import { NoDataError, parseRetryAfterMs, ShapeError } from "../src/sources/http.js";
-import { FORECAST, MARINE, openMeteoCallWeight, parseOpenMeteo, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
+import { FORECAST, MARINE, OPEN_METEO_CREDIT, openMeteoCallWeight, parseOpenMeteo, QUERY_POINT_MAX_OFFSET_KM, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
+import { distanceKm } from "../src/geo.js";
 import { coopsUrl, coopsWindow, parseCoops } from "../src/sources/coops.js";
 import { griddapUrl, parseGriddap, SATELLITE_MIN_PIXELS, spotMedian } from "../src/sources/erddap.js";
 import { Catalog } from "../src/catalog/catalog.js";
@@ -172,6 +173,23 @@ describe("Open-Meteo answers", () => {
     ["a string", "ok", 1],
   ])("refuses %s", (_what, body, n) => {
     expect(() => parseOpenMeteo(body, MARINE, pts(n))).toThrow(ShapeError);
+  });
+
+  it(`asks every spot at a point within ${QUERY_POINT_MAX_OFFSET_KM} km of it`, () => {
+    let farthest = 0;
+    for (const region of Catalog.load().regions) {
+      const plan = queryPlan(region);
+      for (const s of region.spots) {
+        const p = plan.points[plan.pointOf.get(s.id)!]!;
+        farthest = Math.max(farthest, distanceKm(s.lat, s.lon, p.lat, p.lon));
+      }
+    }
+    expect(farthest).toBeLessThanOrEqual(QUERY_POINT_MAX_OFFSET_KM);
+  });
+
+  it("credits the models best_match really uses, not GFS-Wave", () => {
+    expect(OPEN_METEO_CREDIT.credit).toMatch(/Météo-France/);
+    expect(OPEN_METEO_CREDIT.credit).not.toMatch(/GFS-Wave/);
   });
 
   it("asks in GMT for all of a region's points in one request", () => {

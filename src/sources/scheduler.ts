@@ -136,10 +136,18 @@ export class UpstreamLane {
   /** Waits for a running slot. */
   async acquire(ticket: Ticket): Promise<void> {
     if (!(await this.opts.budget.tryTakeSlot())) {
-      await new Promise<void>((resolve) => {
-        this.#waiting.push({ ticket, resolve });
-        this.stats.queuedMax = Math.max(this.stats.queuedMax, this.#waiting.length);
-      });
+      const waiter = { ticket, resolve: () => {} };
+      const handed = new Promise<void>((resolve) => (waiter.resolve = resolve));
+      this.#waiting.push(waiter);
+      this.stats.queuedMax = Math.max(this.stats.queuedMax, this.#waiting.length);
+      // A slot freed while the budget was being asked had no waiter to go to: take it now.
+      if (await this.opts.budget.tryTakeSlot()) {
+        const i = this.#waiting.indexOf(waiter);
+        if (i >= 0) this.#waiting.splice(i, 1);
+        else await this.opts.budget.releaseSlot(); // handed one meanwhile: keep that, free this
+      } else {
+        await handed;
+      }
     }
     this.stats.sent++;
     this.stats.running++;
