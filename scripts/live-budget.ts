@@ -1,5 +1,5 @@
 // `npm run budget`: the upstream call budget for the whole catalogue (from the adapters' own query
-// plans), then the same numbers measured against the stub upstreams, and the latency a cache miss
+// plans), then the same numbers measured against the upstream emulator, and the latency a cache miss
 // adds (first request in a region vs. a neighbour whose upstream answers are already cached).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -51,12 +51,13 @@ for (const region of catalog.regions.slice(1)) {
 }
 for (const s of catalog.spots) await timed(s.id);
 const median = (xs: number[]) => [...xs].sort((a, c) => a - c)[xs.length >> 1]!;
-console.log(`\nMeasured against the stub (${catalog.spots.length} spots in one hour): ${JSON.stringify(stub.calls)}`);
+await ctx.upstreams?.settled();
+console.log(`\nMeasured against the emulator (${catalog.spots.length} spots in one hour): ${JSON.stringify(stub.calls)}, ${stub.openMeteo.counters.weightedCalls} weighted Open-Meteo calls, ${Object.values(stub.openMeteo.counters.refused).reduce((a, c) => a + c, 0)} refused`);
 console.log(`Latency per conditions request, median over ${cold.length} regions:`);
-console.log(`  upstream cache miss (4 upstream calls + build): ${median(cold).toFixed(1)} ms`);
+console.log(`  upstream cache miss (2 Open-Meteo calls one at a time, CO-OPS, build): ${median(cold).toFixed(1)} ms`);
 console.log(`  upstream cache hit, forecast built:             ${median(warm).toFixed(1)} ms`);
 console.log(`  forecast cache hit:                             ${median(hot).toFixed(1)} ms`);
-console.log(`  → a cache miss adds about ${(median(cold) - median(warm)).toFixed(1)} ms against the stub on 127.0.0.1`);
+console.log(`  → a cache miss adds about ${(median(cold) - median(warm)).toFixed(1)} ms against the emulator at a tenth of the real latency`);
 server.closeAllConnections();
 server.close();
 await stub.close();
