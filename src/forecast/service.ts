@@ -25,6 +25,8 @@ export interface TimedForecast {
 export class ForecastService {
   readonly #deps: ForecastServiceDeps;
   readonly #cache: LRUCache<string, TimedForecast>;
+  // The key of each spot's latest build (one per catalogue spot).
+  readonly #builtKey = new Map<string, string>();
   readonly #inflight = new Map<string, Promise<TimedForecast>>();
 
   readonly #catalog: Catalog;
@@ -58,7 +60,11 @@ export class ForecastService {
           // Stored under the revision the build actually read (its fetch may have moved it on);
           // not at all if the refresh it tried is still due, so the next request tries again.
           const rev = built.revision === undefined ? this.#revision(spot) : built.revision;
-          if (rev !== null) this.#cache.set(`${spot.id}|${hour.getTime()}|${rev}`, built);
+          if (rev !== null) {
+            const readKey = `${spot.id}|${hour.getTime()}|${rev}`;
+            this.#cache.set(readKey, built);
+            this.#builtKey.set(spot.id, readKey);
+          }
           return built;
         })
         .finally(() => this.#inflight.delete(flight));
@@ -69,13 +75,16 @@ export class ForecastService {
 
   /**
    * The version of a spot's current forecast; answers built from another version are stale. Null
-   * while none is built for the source's current data (a refresh due, or an answer that arrived
-   * during the build): answers computed now are then not kept.
+   * while a refresh is due, and while this hour's latest build read older data than the source now
+   * has (an answer arrived during the build): answers computed now are then not kept.
    */
   versionOf(spotId: string): string | null {
     const spot = this.#catalog.spot(spotId);
     const key = spot ? this.#key(spot, hourFloor(this.#deps.clock.now())) : null;
-    return key !== null && this.#cache.has(key) ? key : null;
+    if (key === null) return null;
+    const built = this.#builtKey.get(spotId);
+    const builtThisHour = built !== undefined && built.slice(0, built.lastIndexOf("|")) === key.slice(0, key.lastIndexOf("|"));
+    return builtThisHour && built !== key && !this.#cache.has(key) ? null : key;
   }
 
   /** Null while the source has a refresh due. */
