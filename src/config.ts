@@ -1,6 +1,7 @@
 // Environment → typed configuration, validated once at start-up with messages a person can act on.
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { OPEN_METEO_FREE_TIER } from "./limits.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 /** DATA_SOURCE values: live upstreams when reachable with labelled seasonal norms otherwise, live only, or offline only. */
@@ -41,6 +42,14 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$/, "comma-separated ERDDAP dataset ids")
     .default("noaacwNPPVIIRSkd490Daily,noaacwNPPN20S3AkdSCIDINEOF2kmDaily"),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(8000),
+  /** ERDDAP griddap answers take 8–18 s: its own, longer timeout. */
+  ERDDAP_TIMEOUT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
+  /** Open-Meteo requests running at once (free tier: 1 per client IP; raise it for a commercial key). */
+  OPEN_METEO_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(OPEN_METEO_FREE_TIER.concurrency),
+  /** Open-Meteo weighted calls per UTC minute, hour and day (free tier: 600, 5,000, 10,000). */
+  OPEN_METEO_CALLS_PER_MINUTE: Count.default(OPEN_METEO_FREE_TIER.perMinute),
+  OPEN_METEO_CALLS_PER_HOUR: Count.default(OPEN_METEO_FREE_TIER.perHour),
+  OPEN_METEO_CALLS_PER_DAY: Count.default(OPEN_METEO_FREE_TIER.perDay),
   /** Consecutive failures that open an upstream's circuit breaker. */
   BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
   /** Seconds an open breaker waits before letting one probe call through. */
@@ -134,6 +143,9 @@ export interface UpstreamConfig {
   erddapUrl: string;
   kd490Datasets: string[];
   timeoutMs: number;
+  erddapTimeoutMs: number;
+  /** Open-Meteo requests at once, and weighted calls per window (0 = no cap). */
+  openMeteo: { concurrency: number; perMinute: number; perHour: number; perDay: number };
   breakerFailures: number;
   breakerCooldownMs: number;
   cacheBytes: number;
@@ -203,6 +215,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       erddapUrl: e.ERDDAP_URL.replace(/\/+$/, ""),
       kd490Datasets: e.ERDDAP_KD490_DATASETS.split(","),
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      erddapTimeoutMs: e.ERDDAP_TIMEOUT_MS,
+      openMeteo: { concurrency: e.OPEN_METEO_CONCURRENCY, perMinute: e.OPEN_METEO_CALLS_PER_MINUTE, perHour: e.OPEN_METEO_CALLS_PER_HOUR, perDay: e.OPEN_METEO_CALLS_PER_DAY },
       breakerFailures: e.BREAKER_FAILURES,
       breakerCooldownMs: Math.round(e.BREAKER_COOLDOWN_S * 1000),
       cacheBytes: Math.round(e.UPSTREAM_CACHE_MB * 1024 * 1024),

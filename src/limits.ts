@@ -42,3 +42,8 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+/**
+ * Open-Meteo's free tier, per client IP: requests running at once, and weighted calls per UTC
+ * minute, hour and day (open-meteo RateLimiter.swift; open-meteo#1493, #1295).
+ */
+export const OPEN_METEO_FREE_TIER = { concurrency: 1, perMinute: 600, perHour: 5_000, perDay: 10_000 } as const;

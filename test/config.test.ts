@@ -21,6 +21,8 @@ describe("configuration", () => {
         erddapUrl: "https://coastwatch.noaa.gov/erddap",
         kd490Datasets: ["noaacwNPPVIIRSkd490Daily", "noaacwNPPN20S3AkdSCIDINEOF2kmDaily"],
         timeoutMs: 8000,
+        erddapTimeoutMs: 30_000,
+        openMeteo: { concurrency: 1, perMinute: 600, perHour: 5000, perDay: 10_000 },
         breakerFailures: 3,
         breakerCooldownMs: 120_000,
         cacheBytes: 32 * 1024 * 1024,
