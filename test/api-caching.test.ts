@@ -122,9 +122,21 @@ describe("ETag follows the content", () => {
     const after = (await again.json()) as { sources: string[] };
     expect(after.sources).toContain("open-meteo:marine");
     expect(after.sources).not.toContain("climatology:us-hi-oahu");
-    const newTag = again.headers.get("etag")!;
+    let newTag = again.headers.get("etag")!;
     expect(newTag).not.toBe(oldTag);
-    expect((await r.svc.get(COND, { headers: { "If-None-Match": newTag } })).status).toBe(304);
+    // Refreshes the recovery set off may still land behind this answer (each a new tag); once they
+    // have, the current tag is answered 304 and the norms-era tag still gets the body.
+    await expect
+      .poll(
+        async () => {
+          const next = await r.svc.get(COND, { headers: { "If-None-Match": newTag } });
+          if (next.status === 200) newTag = next.headers.get("etag")!;
+          return next.status;
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(304);
+    expect(newTag).not.toBe(oldTag);
     expect((await r.svc.get(COND, { headers: { "If-None-Match": oldTag } })).status).toBe(200);
   });
 });
