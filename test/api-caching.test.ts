@@ -90,7 +90,8 @@ describe("ETag follows the content", () => {
 
   it("changes when the data is refreshed mid-hour, and the old tag then gets the new body with 200", async () => {
     // A generous upstream timeout: on a loaded machine a slow stub answer must not change the body.
-    const r = await live({ mode: "auto", now: "2026-11-21T19:05:00Z", env: { UPSTREAM_TIMEOUT_MS: "15000" } });
+    // The breaker stays shut: this test is about ETags, and waiting out the satellite answer repeats the failing call.
+    const r = await live({ mode: "auto", now: "2026-11-21T19:05:00Z", env: { UPSTREAM_TIMEOUT_MS: "15000", BREAKER_FAILURES: "100" } });
     // The marine upstream is down at first: the answer is built on seasonal norms for swell.
     r.stub.fault("marine", { kind: "http500" });
     // ERDDAP is fetched behind the first caller, so the answer changes once more when the satellite
