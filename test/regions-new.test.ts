@@ -13,7 +13,10 @@ import { liveRuns } from "./helpers/live.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One spot per new region, with what its answer must show. */
-const NEW_REGIONS = [{ region: "eg-js-sharm-el-sheikh", spot: "jackson-reef", timezone: "Africa/Cairo", tides: false }] as const;
+const NEW_REGIONS = [
+  { region: "eg-js-sharm-el-sheikh", spot: "jackson-reef", timezone: "Africa/Cairo", tides: false },
+  { region: "mt-30-malta-gozo", spot: "blue-hole-gozo", timezone: "Europe/Malta", tides: false },
+] as const;
 
 let svc: TestService;
 beforeAll(async () => {
@@ -72,7 +75,7 @@ describe("tides where no station is near", () => {
   it("lists the regions without a tide station in the coverage notes", async () => {
     const { body } = await svc.json<CoverageJson>("/api/v1/coverage");
     const note = body.notes.find((n) => n.startsWith("No tide station"));
-    expect(note).toBe(`No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for Sharm el-Sheikh, Ras Mohammed & Tiran: tide fields are null there.`);
+    expect(note).toBe(`No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for Sharm el-Sheikh, Ras Mohammed & Tiran, Malta & Gozo: tide fields are null there.`);
     const oahu = await svc.json<CoverageJson>("/api/v1/coverage?region=us-hi-oahu");
     expect(oahu.body.notes.some((n) => n.startsWith("No tide station"))).toBe(false);
   });
@@ -122,6 +125,24 @@ describe("spearfishing and unsuited activities in the new regions", () => {
     // Ras Mohammed picks carry the park's entry requirement.
     const shark = body.picks.find((p) => p.spot.id === "shark-yolanda-reef")!;
     expect(shark.caveats.map((c) => c.message).join(" ")).toMatch(/passport/);
+  });
+});
+
+describe("Malta & Gozo: no spearfishing closure found, one rules-only reserve", () => {
+  it("ranks spearfishing at every Maltese spot and flags the Ċirkewwa reserve's rules", async () => {
+    const { body } = await rec("activity=spearfish&region=mt-30-malta-gozo&limit=5");
+    expect(body.status).toBe("ok");
+    expect(body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing")).toEqual([]);
+    const cirkewwa = body.picks.find((p) => p.spot.id === "cirkewwa")!;
+    expect(cirkewwa.caveats.map((c) => c.code)).toEqual(expect.arrayContaining(["regulated_area", "verify_fishing_rules"]));
+    for (const p of body.picks.filter((x) => x.spot.id !== "cirkewwa")) expect(p.caveats.map((c) => c.code)).not.toContain("regulated_area");
+  });
+
+  it("keeps snorkellers off the deep harbour wreck and out of the boat tunnel", async () => {
+    const { body } = await rec("activity=snorkel&region=mt-30-malta-gozo&limit=5");
+    const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
+    expect(excluded).toEqual({ "hms-maori": "unsuited_depth", "inland-sea-gozo": "unsuited_hazard" });
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["blue-hole-gozo", "cirkewwa", "ghar-lapsi"]);
   });
 });
 
