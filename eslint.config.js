@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "test-output/", "ui/**/*.html"] },
+  { ignores: ["dist/", "node_modules/", "coverage/", "test-output/", "ui/**/*.html", ".stryker-tmp*/", "reports/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -42,7 +42,7 @@ export function renderCalibration(regions: readonly RegionCalibration[]): string
       `A month is within range when the model lies inside the published range (±${Math.round(SINGLE_FIGURE_TOLERANCE * 100)} % around a single typical figure; no ceiling when the source gives only a floor). ` +
       `A spot is within range when at least ${Math.round(SPOT_MONTHS_WITHIN_SHARE * 100)} % of its referenced months are. ` +
       `A region earns \`full\` decision support only when at least ${Math.round(FULL_SUPPORT_SHARE * 100)} % of its spots have a reference and are within range; otherwise it is published \`conditions_only\`. ` +
-      "Median error is the median distance, over referenced spot-months, from the model to the middle of the published range (to the floor when there is no ceiling).",
+      "Median error is the median, over referenced spot-months, of the distance from the model to the middle of the published range (for a floor-only figure, how far the model falls short of the floor).",
     "",
     "| Region | Spots | With a reference | Within range | Spot-months within | Median error | Earns `full` | Published |",
     "|---|---|---|---|---|---|---|---|",

@@ -1,11 +1,15 @@
-// prestart: compile TypeScript only when a source file is newer than the last build, so
+// prepare/prestart: compile TypeScript only when a source file is newer than the last build, so
 // `npm start` is instant on an up-to-date checkout and never runs stale code after an edit.
+// A production install (`npm ci --omit=dev`) has no TypeScript: there the build made beforehand is
+// used as it is, and a missing build is reported with the command that makes one.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const marker = join(root, "dist/.tsbuildinfo");
+const entry = join(root, "dist/src/main.js");
+const tsc = join(root, "node_modules/typescript/bin/tsc");
 const built = existsSync(marker) ? statSync(marker).mtimeMs : 0;
 
 function newest(dir) {
@@ -17,7 +21,23 @@ function newest(dir) {
   return t;
 }
 
-const sources = Math.max(newest(join(root, "src")), newest(join(root, "tools")), statSync(join(root, "tsconfig.json")).mtimeMs);
-if (sources > built) {
-  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+function newestSource() {
+  return Math.max(newest(join(root, "src")), newest(join(root, "tools")), statSync(join(root, "tsconfig.json")).mtimeMs);
+}
+
+if (!existsSync(tsc)) {
+  if (!existsSync(entry)) {
+    console.error("ocean-conditions: dist/ is missing and TypeScript is not installed (a production install omits it).");
+    console.error("Build once with the dev dependencies (npm ci && npm run build), then install with npm ci --omit=dev.");
+    process.exit(1);
+  }
+  if (existsSync(join(root, "src")) && newestSource() > built) {
+    console.warn("ocean-conditions: dist/ is older than src/ and TypeScript is not installed; serving the older build.");
+  }
+  process.exit(0);
+}
+
+const sources = newestSource();
+if (sources > built || !existsSync(entry)) {
+  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 }

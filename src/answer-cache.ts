@@ -27,6 +27,19 @@ export function dependenciesOf(op: Operation, value: unknown, catalog: Catalog):
   }
 }
 
+/**
+ * The canonical form of a question's arguments: an absent argument and a null one are the same
+ * (not given, so its default applies and the echo shows null), and keys are in one order.
+ */
+export function canonicalArgs(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(args).sort()) {
+    const v = args[k];
+    if (v !== undefined && v !== null) out[k] = v;
+  }
+  return out;
+}
+
 export interface CachedAnswer<T> {
   value: T;
   hour: number;
@@ -42,6 +55,9 @@ export interface VersionSource {
   /** Current version of a spot's forecast (null while a refresh is due: nothing is reused). */
   versionOf(spotId: string): string | null;
 }
+
+/** A value as written in a key: never throws, whatever the value (an object with a `toString` member included). */
+const keyPart = (v: unknown): string => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v));
 
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -60,27 +76,33 @@ export class AnswerCache {
 
   /** Stable key for an operation and its arguments, however they were written (REST strings or MCP values). */
   static key(op: Operation, args: Record<string, unknown>): string {
-    const entries = Object.entries(args)
-      .filter(([, v]) => v !== undefined && v !== null)
-      .map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)] as const)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(canonicalArgs(args)).map(([k, v]) => [k, Array.isArray(v) ? v.map(keyPart) : keyPart(v)] as const);
     return `${op}?${JSON.stringify(entries)}`;
   }
 
-  /** The cached answer when still valid, else computes it (once for concurrent callers). Errors are not cached. */
-  async get<T>(op: Operation, args: Record<string, unknown>, compute: () => Promise<T> | T): Promise<CachedAnswer<T>> {
-    const key = AnswerCache.key(op, args);
+  /**
+   * The cached answer when still valid, else computes it (once for concurrent callers). `compute`
+   * is handed the canonical arguments the key was made from, never the caller's own, so nothing in
+   * an answer (its `query` echo) can depend on a difference the key ignores. Errors are not cached.
+   */
+  async get<T>(op: Operation, args: Record<string, unknown>, compute: (canonical: Record<string, unknown>) => Promise<T> | T): Promise<CachedAnswer<T>> {
+    const canonical = canonicalArgs(args);
+    const key = AnswerCache.key(op, canonical);
     const hit = this.#entries.get(key) as CachedAnswer<T> | undefined;
     if (hit && this.#valid(hit)) return hit;
     let pending = this.#inflight.get(key) as Promise<CachedAnswer<T>> | undefined;
     if (!pending) {
-      pending = this.#compute(op, key, compute).finally(() => this.#inflight.delete(key));
+      pending = this.#compute(op, key, () => compute(canonical)).finally(() => this.#inflight.delete(key));
       this.#inflight.set(key, pending);
     }
     return pending;
   }
 
-  /** Whether an answer handed out earlier is still right: same hour, same versions of what it read. */
+  /**
+   * Whether an answer handed out earlier is still right: same hour, same versions of what it read.
+   * An answer read from a forecast with a refresh due (no version) is never current: it is not
+   * kept, and nothing built from it (an MCP replay) may be either.
+   */
   isCurrent(answer: CachedAnswer<unknown>): boolean {
     return this.#valid(answer);
   }
@@ -91,7 +113,7 @@ export class AnswerCache {
 
   #valid(e: CachedAnswer<unknown>): boolean {
     if (e.hour !== hourFloor(this.#clock.now()).getTime()) return false;
-    for (const [spot, version] of e.deps) if (this.#versions.versionOf(spot) !== version) return false;
+    for (const [spot, version] of e.deps) if (version === null || this.#versions.versionOf(spot) !== version) return false;
     return true;
   }
 

@@ -1,8 +1,9 @@
 // Who we are and what we ask of callers: the `source` object on every JSON body, the disclaimer,
 // and the credits of the upstream data each response used.
+import { PACKAGE } from "./package-info.js";
 
 export const SERVICE_NAME = "Ocean Conditions";
-export const SERVICE_VERSION = "1.0.0";
+export const SERVICE_VERSION = PACKAGE.version;
 
 export const DISCLAIMER =
   "Estimates for planning only: not an official forecast, not a safety guarantee and not for navigation. " +

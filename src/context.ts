@@ -8,6 +8,7 @@ import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ForecastService } from "./forecast/service.js";
 import { CardImages } from "./share/card-image.js";
+import { RenderPool } from "./share/render-pool.js";
 import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
@@ -17,6 +18,7 @@ import type { Redis } from "ioredis";
 import { KeyRegistry } from "./metering/keys.js";
 import { Meter } from "./metering/meter.js";
 import { AnswerCache } from "./answer-cache.js";
+import { warmUp } from "./warm-up.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ServiceContext {
@@ -45,13 +47,15 @@ export interface ServiceContext {
   /** Set when shutting down: /readyz answers 503 so load balancers stop sending. */
   draining: boolean;
   /**
-   * Work done ahead of requests once the service is listening: the tide tables of every station.
-   * Requests never wait for it (each computes what it lacks on demand), so the first answer is not
-   * held up by start-up work it does not need. The share-image renderer is not warmed: it loads on
+   * Work done ahead of requests once the service is listening (see warm-up.ts): the tide tables,
+   * then one decision and one conditions answer per region. Requests never wait for it, but
+   * /readyz reports `starting` while it runs. The share-image renderer is not warmed: it loads on
    * the first PNG (about 0.4 s once) and holds about 70 MB, which a process serving only the API
    * and MCP never needs.
    */
   warmUp(): Promise<void>;
+  /** True while the warm-up runs (readiness waits for it). */
+  warming: boolean;
   /** Releases connections (Redis) and timers (refresh ticker). */
   close(): Promise<void>;
 }
@@ -125,6 +129,9 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
   const keys = opts.config.auth.mode === "metered" && opts.config.auth.keysFile ? KeyRegistry.load(opts.config.auth.keysFile) : null;
   const meter = new Meter({ config: opts.config, keys, catalog, clock: opts.clock, redis });
+  if (opts.config.auth.mode === "metered" && !redis) {
+    opts.log.warn("AUTH_MODE=metered without REDIS_URL: key allotments are counted in this process's memory and start again from zero on every restart");
+  }
   const ctx: ServiceContext = {
     config: opts.config,
     clock: opts.clock,
@@ -135,21 +142,25 @@ export function createContext(opts: ContextOptions): ServiceContext {
     regulations,
     upstreams,
     log: opts.log,
-    cardImages: opts.cardImages ?? new CardImages(),
+    cardImages: opts.cardImages ?? new CardImages({ renderer: new RenderPool(opts.config.render) }),
     meter,
     answers: new AnswerCache(opts.clock, forecasts, catalog),
     redis,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
     draining: false,
+    warming: false,
     async warmUp() {
-      await harmonicTides.warm(
-        catalog.spots.flatMap((s) => (s.tide_station === null ? [] : [s.tide_station])),
-        opts.clock.now(),
-      );
+      ctx.warming = true;
+      try {
+        await warmUp(ctx);
+      } finally {
+        ctx.warming = false;
+      }
     },
     async close() {
       upstreams?.stop();
+      await ctx.cardImages.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

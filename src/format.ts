@@ -1,5 +1,6 @@
 // Human formatting of conditions for cards and Markdown: the units a US diver expects first, metric
 // in parentheses. One place, so the card, the Markdown and the share image say the same thing.
+import { windWord } from "./forecast/wind-words.js";
 import { compass8 } from "./geo.js";
 
 export function formatVisibility(ft: number | null, m: number | null): string | null {
@@ -14,10 +15,12 @@ export function formatSwell(ft: number | null, periodS: number | null, fromDeg: 
   return `${ft} ft${dir ? ` ${dir}` : ""}${period} (${(ft * 0.3048).toFixed(1)} m)`;
 }
 
-export function formatWind(kt: number | null, fromDeg: number | null): string | null {
+/** "breezy, 13 kt ENE gusting 23 (24 km/h)": the shared wind word first, then speed, direction and gust. */
+export function formatWind(kt: number | null, fromDeg: number | null, gustKt: number | null): string | null {
   if (kt === null) return null;
   const dir = compass8(fromDeg);
-  return `${Math.round(kt)} kt${dir ? ` ${dir}` : ""} (${Math.round(kt * 1.852)} km/h)`;
+  const gust = gustKt !== null && Math.round(gustKt) > Math.round(kt) ? ` gusting ${Math.round(gustKt)}` : "";
+  return `${windWord(kt, gustKt)}, ${Math.round(kt)} kt${dir ? ` ${dir}` : ""}${gust} (${Math.round(kt * 1.852)} km/h)`;
 }
 
 export function cToF(c: number): number {

@@ -22,7 +22,7 @@ describe("best day", () => {
     const { status, body } = await best("activity=snorkel&region=us-hi-oahu");
     expect(status).toBe(200);
     expect(body).toMatchObject({ schema: "service.best_day.v1", status: "ok" });
-    expect(body.range).toEqual({ from: "2026-11-21", to: "2026-11-27", requested_from: null, requested_to: null });
+    expect(body.range).toEqual({ from: "2026-11-21", to: "2026-11-27", requested_from: "2026-11-21", requested_to: "2026-11-27" });
     expect(body.days.map((d) => d.date)).toEqual(["2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27"]);
     expect(body.days.map((d) => d.date_label).slice(0, 2)).toEqual(["Today", "Tomorrow"]);
     const top = Math.max(...body.days.map((d) => d.score ?? -1));
@@ -37,27 +37,41 @@ describe("best day", () => {
     expect(body.cards).toEqual([body.best!.card]);
     expect(body.data_credits).toEqual(body.best!.data_credits);
     expect(body.card_markdown).toContain("| Day | Rating | Score | Spot | Window |");
+    expect(body.days).toHaveLength(7);
     for (const d of body.days) expect(d.summary.length).toBeGreaterThan(10);
   });
 
   it("quotes the facts for the winning day in every region and activity", async () => {
-    for (const region of svc.ctx.catalog.regions.filter((r) => r.decision_support === "full")) {
+    const regions = svc.ctx.catalog.regions.filter((r) => r.decision_support === "full");
+    let winners = 0;
+    let daysChecked = 0;
+    const declined: string[] = [];
+    for (const region of regions) {
       for (const activity of ["snorkel", "dive", "freedive", "spearfish"]) {
         const { body } = await best(`activity=${activity}&region=${region.id}`);
         if (!body.best) {
           expect(body.considered.scored).toBe(0);
+          declined.push(`${activity}@${region.id}`);
           continue;
         }
         const c = await svc.json<ConditionsJson>(`/api/v1/conditions?spot=${body.best.spot.id}&from=${body.best.date}&to=${body.best.date}`);
         const p = c.body.periods.find((x) => x.start === body.best!.best_window.start)!;
         expect(body.best.score).toBe(p.score);
         expect(body.best.metrics.visibility_ft).toBe(p.visibility_ft);
+        winners++;
         for (const d of body.days.filter((x) => x.spot)) {
           const cd = await svc.json<ConditionsJson>(`/api/v1/conditions?spot=${d.spot!.id}&from=${d.date}&to=${d.date}`);
           expect(cd.body.periods.find((x) => x.start === d.best_window!.start)!.score).toBe(d.score);
+          daysChecked++;
         }
       }
     }
+    // Every full-support region has a winner for each ranked activity, with 7 days each, except
+    // spearfishing at Cozumel, whose every spot lies in the national park closed to it.
+    expect(regions.length).toBeGreaterThan(1);
+    expect(declined).toEqual(["spearfish@mx-roo-cozumel"]);
+    expect(winners).toBe(regions.length * 4 - 1);
+    expect(daysChecked).toBe(winners * 7);
   });
 
   it("finds the best day at a single spot", async () => {
@@ -113,7 +127,7 @@ describe("bad requests", () => {
     ["activity=snorkel&region=us-hi-oahu&from=2026-11-21&to=2026-11-2", 400, "invalid_date"],
     ["activity=snorkel&lat=21&lon=-157&radius_km=500", 400, "invalid_radius"],
     ["activity=snorkel&spot=nowhere", 404, "unknown_spot"],
-    ["activity=snorkel&region=nowhere", 404, "unknown_region"],
+    ["activity=snorkel&region=nowhere", 404, "unknown_spot"],
     ["activity=snorkel&region=us-hi-oahu&from=2026-11-28", 422, "outside_horizon"],
     ["activity=snorkel&region=us-hi-oahu&from=2026-11-01&to=2026-11-05", 422, "outside_horizon"],
   ])("?%s → %s %s", async (qs, status, code) => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnswerCache } from "../src/answer-cache.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { FixedClock } from "../src/clock.js";
+import { liveRuns } from "./helpers/live.js";
 import { connectClient } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";
 
@@ -84,6 +85,37 @@ describe("REST caching headers", () => {
   });
 });
 
+describe("ETag follows the content", () => {
+  const live = liveRuns();
+
+  it("changes when the data is refreshed mid-hour, and the old tag then gets the new body with 200", async () => {
+    // A generous upstream timeout: on a loaded machine a slow stub answer must not change the body.
+    const r = await live({ mode: "auto", now: "2026-11-21T19:05:00Z", env: { UPSTREAM_TIMEOUT_MS: "15000" } });
+    // The marine upstream is down at first: the answer is built on seasonal norms for swell.
+    r.stub.fault("marine", { kind: "http500" });
+    const first = await r.svc.get(COND);
+    expect(first.status).toBe(200);
+    const before = (await first.json()) as { sources: string[] };
+    expect(before.sources).toContain("climatology:us-hi-oahu");
+    const oldTag = first.headers.get("etag")!;
+    expect(oldTag).toMatch(/^"[\w-]+"$/);
+    expect((await r.svc.get(COND, { headers: { "If-None-Match": oldTag } })).status).toBe(304);
+
+    // Later in the same hour the upstream is back and the next request brings live swell.
+    r.stub.fault("marine", null);
+    r.svc.clock.set("2026-11-21T19:35:00Z");
+    const again = await r.svc.get(COND, { headers: { "If-None-Match": oldTag } });
+    expect(again.status).toBe(200);
+    const after = (await again.json()) as { sources: string[] };
+    expect(after.sources).toContain("open-meteo:marine");
+    expect(after.sources).not.toContain("climatology:us-hi-oahu");
+    const newTag = again.headers.get("etag")!;
+    expect(newTag).not.toBe(oldTag);
+    expect((await r.svc.get(COND, { headers: { "If-None-Match": newTag } })).status).toBe(304);
+    expect((await r.svc.get(COND, { headers: { "If-None-Match": oldTag } })).status).toBe(200);
+  });
+});
+
 describe("answer cache validity", () => {
   const catalog = Catalog.load();
   const spot = catalog.spots[0]!;
@@ -142,6 +174,21 @@ describe("answer cache validity", () => {
     await expect(t.cache.get("conditions", { spot: "other" }, failing)).rejects.toThrow("upstream broke");
     await expect(t.cache.get("conditions", { spot: "other" }, failing)).rejects.toThrow("upstream broke");
     expect(failures).toBe(2);
+  });
+
+  it("holds at most 16 MiB of answers, each counted at twice its JSON bytes plus 512", async () => {
+    const t = setup();
+    const MiB = 1024 * 1024;
+    // A body of exactly 1 MiB costs 2 MiB + 512: seven fit in 16 MiB, the eighth evicts the oldest.
+    const big = (n: number) => {
+      const bare = JSON.stringify({ ...value, n, pad: "" });
+      return { ...value, n, pad: "x".repeat(MiB - Buffer.byteLength(bare)) };
+    };
+    for (let n = 10; n < 22; n++) {
+      const e = await t.cache.get("conditions", { spot: spot.id, n }, () => big(n));
+      expect(e.body.length).toBe(MiB);
+    }
+    expect(t.cache.size).toBe(7);
   });
 
   it("ties a decision to every spot of the regions it covered", async () => {

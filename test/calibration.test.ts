@@ -23,6 +23,12 @@ describe("the calibration rule", () => {
     expect(checkSpot(spot("a", [ref(50, null)]), flat(45)).within).toBe(false);
   });
 
+  it("measures error from the middle of a range, and as the shortfall below a floor-only figure", () => {
+    expect(checkSpot(spot("a", [ref(40, 80)]), flat(70)).months[0]!.error_ft).toBe(10);
+    expect(checkSpot(spot("a", [ref(50, null)]), flat(40)).months[0]!.error_ft).toBe(10);
+    expect(checkSpot(spot("a", [ref(50, null)]), flat(140)).months[0]!.error_ft).toBe(0);
+  });
+
   it("allows ±25 % around a single typical figure", () => {
     expect(checkSpot(spot("a", [ref(100, 100)]), flat(76)).within).toBe(true);
     expect(checkSpot(spot("a", [ref(100, 100)]), flat(74)).within).toBe(false);

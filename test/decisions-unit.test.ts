@@ -73,9 +73,30 @@ describe("caveats", () => {
     expect(codes({ snappedFrom: { lat: 1, lon: 2, distanceKm: 3, spotName: "X" } })).toEqual(["location_snapped"]);
     expect(codes({ activity: activity("dive") })).toEqual(["proxy_activity_model"]);
   });
+  it("gives every caveat a message to relay that names the specifics", () => {
+    const all = [
+      ...caveatsFor({ ...base, visibilitySource: "heuristic", freshness: "none", daysAhead: 4, rating: "no-go", snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" }, activity: activity("spearfish"), regulatedAreas: [{ name: "Area A", rule: "Rule A" }, { name: "Area B", rule: "Rule B" }] }),
+      ...caveatsFor({ ...base, freshness: "stale", activity: activity("spearfish"), regulationsReadable: false }),
+      ...caveatsFor({ ...base, freshness: "aging" }),
+    ];
+    const byCode = new Map<string, string[]>();
+    for (const c of all) byCode.set(c.code, [...(byCode.get(c.code) ?? []), c.message]);
+    // All nine codes the spec lists, each with a plain sentence.
+    expect([...byCode.keys()].sort()).toEqual(
+      ["location_snapped", "long_lead_time", "marginal_conditions", "proxy_activity_model", "regulated_area", "regulations_not_checked", "stale_inputs", "verify_fishing_rules", "visibility_estimated"],
+    );
+    for (const m of all.map((c) => c.message)) expect(m).toMatch(/^[A-Z].{30,}[.)]$/);
+    expect(byCode.get("stale_inputs")).toEqual([expect.stringMatching(/seasonal norms/), expect.stringMatching(/more than a day old/), expect.stringMatching(/several hours old/)]);
+    expect(byCode.get("long_lead_time")).toEqual([expect.stringContaining("4 days ahead")]);
+    expect(byCode.get("marginal_conditions")).toEqual([expect.stringContaining("rated no-go")]);
+    expect(byCode.get("location_snapped")).toEqual(["You asked about 21.3, -157.7; this is Hanauma Bay, 2.4 km away."]);
+    expect(byCode.get("regulated_area")).toEqual([expect.stringContaining("Inside Area A: Rule A. Inside Area B: Rule B.")]);
+    expect(byCode.get("proxy_activity_model")![0]).toMatch(/not one made for spearfishing\. .+\.$/);
+  });
+
   it("spearfishing: always verify the rules; name rules-only areas; say when closures were not checked", () => {
     expect(codes({ activity: activity("spearfish") })).toEqual(["proxy_activity_model", "verify_fishing_rules"]);
-    expect(codes({ activity: activity("spearfish"), regulatedAreas: ["West Hawaiʻi FMA"] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
+    expect(codes({ activity: activity("spearfish"), regulatedAreas: [{ name: "West Hawaiʻi FMA", rule: "No scuba spearfishing" }] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
     expect(codes({ activity: activity("spearfish"), regulationsReadable: false })).toEqual(["proxy_activity_model", "regulations_not_checked", "verify_fishing_rules"]);
   });
 });

@@ -1,9 +1,12 @@
 // Reading the upstreams' real formats: Open-Meteo (object or array, units, nulls, timestamps),
-// CO-OPS (strings, `error` key on HTTP 200) and ERDDAP griddap tables. Fixtures are written by hand
-// from the documented formats (docs and recorded responses quoted in the data notes).
+// CO-OPS (strings, `error` key on HTTP 200) and ERDDAP griddap tables. Most fixtures are written by
+// hand from the documented formats; the "recorded" ones are real answers published by other projects
+// (test/fixtures/recorded/SOURCES.md says where each comes from).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NoDataError, parseRetryAfterMs, ShapeError } from "../src/sources/http.js";
-import { FORECAST, MARINE, openMeteoCallWeight, parseOpenMeteo, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
+import { FORECAST, MARINE, OPEN_METEO_CREDIT, openMeteoCallWeight, parseOpenMeteo, QUERY_POINT_MAX_OFFSET_KM, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
+import { distanceKm } from "../src/geo.js";
 import { coopsUrl, coopsWindow, parseCoops } from "../src/sources/coops.js";
 import { griddapUrl, parseGriddap, SATELLITE_MIN_PIXELS, spotMedian } from "../src/sources/erddap.js";
 import { Catalog } from "../src/catalog/catalog.js";
@@ -145,6 +148,19 @@ describe("Open-Meteo answers", () => {
       { ...a, location_id: 0 },
     ];
     expect(parseOpenMeteo(ided, MARINE, pts(2)).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
+    // As Open-Meteo writes it: location_id only when not 0, so the first location has none.
+    const real = [{ ...b, location_id: 1 }, a];
+    expect(parseOpenMeteo(real, MARINE, pts(2)).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
+    expect(() => parseOpenMeteo([a, a], MARINE, pts(2))).not.toThrow();
+    expect(() => parseOpenMeteo([{ ...a, location_id: 1 }, { ...b, location_id: 1 }], MARINE, pts(2))).toThrow(ShapeError);
+  });
+
+  it("reads a variable the model never supplies (all null, unit \"undefined\") as absent, without a note", () => {
+    const loc = marineLocation({}, { tertiary_swell_wave_height: [null, null, null, null] });
+    (loc.hourly_units as Record<string, string>).tertiary_swell_wave_height = "undefined";
+    const batch = parseOpenMeteo(loc, { ...MARINE, variables: { ...MARINE.variables, tertiary_swell_wave_height: { field: "swell3_height_m", kind: "length_m" } } }, pts(1));
+    expect(batch.notes).toEqual([]);
+    expect(batch.points[0]!.values.swell3_height_m![0]).toBe(0);
   });
 
   it.each([
@@ -161,16 +177,35 @@ describe("Open-Meteo answers", () => {
     expect(() => parseOpenMeteo(body, MARINE, pts(n))).toThrow(ShapeError);
   });
 
+  it(`asks every spot at a point within ${QUERY_POINT_MAX_OFFSET_KM} km of it`, () => {
+    let farthest = 0;
+    for (const region of Catalog.load().regions) {
+      const plan = queryPlan(region);
+      for (const s of region.spots) {
+        const p = plan.points[plan.pointOf.get(s.id)!]!;
+        farthest = Math.max(farthest, distanceKm(s.lat, s.lon, p.lat, p.lon));
+      }
+    }
+    expect(farthest).toBeLessThanOrEqual(QUERY_POINT_MAX_OFFSET_KM);
+  });
+
+  it("credits the models best_match really uses, not GFS-Wave", () => {
+    expect(OPEN_METEO_CREDIT.credit).toMatch(/Météo-France/);
+    expect(OPEN_METEO_CREDIT.credit).not.toMatch(/GFS-Wave/);
+  });
+
   it("asks in GMT for all of a region's points in one request", () => {
     const catalog = Catalog.load();
     const oahu = catalog.region("us-hi-oahu")!;
     const plan = queryPlan(oahu);
-    expect(plan.points.length).toBeLessThan(oahu.spots.length);
+    expect(plan.points.length).toBeLessThanOrEqual(oahu.spots.length);
     expect(new Set(plan.pointOf.values()).size).toBe(plan.points.length);
     const u = requestUrl("https://marine-api.open-meteo.com/v1/marine", MARINE, plan, null);
     expect(u.searchParams.get("timezone")).toBe("GMT");
     expect(u.searchParams.get("latitude")!.split(",")).toHaveLength(plan.points.length);
-    expect(u.searchParams.get("hourly")!.split(",")).toHaveLength(10);
+    // best_match never has a tertiary swell: it is not asked for.
+    expect(u.searchParams.get("hourly")!.split(",")).toEqual(Object.keys(MARINE.variables));
+    expect(u.searchParams.get("hourly")).not.toMatch(/tertiary/);
     expect(u.searchParams.has("apikey")).toBe(false);
     const f = requestUrl("https://api.open-meteo.com/v1/forecast", FORECAST, plan, "k");
     expect(f.searchParams.get("wind_speed_unit")).toBe("kn");
@@ -181,7 +216,8 @@ describe("Open-Meteo answers", () => {
   it("counts calls the way Open-Meteo does: per location, more past 10 variables or 14 days", () => {
     expect(openMeteoCallWeight(MARINE, 1)).toBe(1);
     expect(openMeteoCallWeight(FORECAST, 7)).toBe(7);
-    expect(openMeteoCallWeight({ ...MARINE, variables: { ...MARINE.variables, wave_height: { field: "swell1_height_m", kind: "length_m" } } }, 2)).toBeCloseTo(2.2, 9);
+    const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`v${i}`, { field: "swell1_height_m", kind: "length_m" }] as const));
+    expect(openMeteoCallWeight({ ...MARINE, variables: eleven }, 2)).toBeCloseTo(2.2, 9);
     expect(openMeteoCallWeight({ ...FORECAST, pastDays: 20, forecastDays: 8 }, 1)).toBe(2);
   });
 
@@ -280,6 +316,56 @@ describe("ERDDAP griddap tables", () => {
     const down = decodeURIComponent(griddapUrl("https://coastwatch.noaa.gov/erddap", "ds", region, true).search);
     const [, a, b] = /\]\[0\]\[\(([\d.]+)\):1:\(([\d.]+)\)\]/.exec(down)!;
     expect(Number(a)).toBeGreaterThan(Number(b));
+  });
+});
+
+const recorded = (name: string): unknown => JSON.parse(readFileSync(new URL(`./fixtures/recorded/${name}`, import.meta.url), "utf8"));
+
+describe("recorded upstream answers", () => {
+  it("CO-OPS: reads a real hilo answer (station 9411340, MLLW, feet, GMT) into alternating highs and lows", () => {
+    const events = parseCoops(recorded("coops-hilo-9411340-20261008-20261022.json"));
+    expect(events).toHaveLength(54);
+    expect(events[0]).toEqual({ type: "high", time: new Date("2026-10-08T03:09:00Z"), heightFt: 5.449 });
+    expect(events[1]).toEqual({ type: "low", time: new Date("2026-10-08T09:35:00Z"), heightFt: 0.189 });
+    // "5.95" and "00:00" as the service writes them: two decimals only, and midnight.
+    expect(events.find((e) => e.time.toISOString() === "2026-10-11T17:11:00.000Z")?.heightFt).toBe(5.95);
+    expect(events.find((e) => e.time.toISOString() === "2026-10-12T00:00:00.000Z")).toEqual({ type: "low", time: new Date("2026-10-12T00:00:00Z"), heightFt: 0.055 });
+    expect(events.at(-1)).toEqual({ type: "low", time: new Date("2026-10-22T21:00:00Z"), heightFt: 1.49 });
+    // Each high stands above the lows either side of it, even on the days the pair is 0.2 ft apart.
+    let pairs = 0;
+    for (let i = 1; i < events.length; i++) {
+      const [a, b] = [events[i - 1]!, events[i]!];
+      expect(b.time.getTime()).toBeGreaterThan(a.time.getTime());
+      expect(b.type).not.toBe(a.type);
+      expect(b.type === "high" ? b.heightFt > a.heightFt : b.heightFt < a.heightFt).toBe(true);
+      pairs++;
+    }
+    expect(pairs).toBe(53);
+    const highs = events.filter((e) => e.type === "high").map((e) => e.heightFt);
+    const lows = events.filter((e) => e.type === "low").map((e) => e.heightFt);
+    expect(Math.max(...highs)).toBe(5.95);
+    expect(Math.min(...lows)).toBe(0.055);
+  });
+
+  it("CO-OPS: treats its real HTTP-200 error body as no data for that station", () => {
+    expect(() => parseCoops(recorded("coops-error-9411189.json"))).toThrow(NoDataError);
+    expect(() => parseCoops(recorded("coops-error-9411189.json"))).toThrow(/No Predictions data was found/);
+  });
+
+  it("Open-Meteo forecast: reads a real answer in local time and km/h into UTC hours and knots", () => {
+    const b = parseOpenMeteo(recorded("open-meteo-forecast-52.28n-6.87e.json"), FORECAST, [{ lat: 52.28, lon: 6.87 }]);
+    expect(b.notes).toEqual([]);
+    const p = b.points[0]!;
+    // 00:00 in Europe/Amsterdam at UTC+2 (utc_offset_seconds 7200) is 22:00 UTC the day before.
+    expect(p.start).toBe(Date.parse("2026-10-02T22:00:00Z"));
+    expect(p.hours).toBe(3);
+    const kt = (kmh: number) => kmh / 1.852;
+    expect([...p.values.wind_speed_kt!].map((v) => Number(v.toFixed(3)))).toEqual([9.0, 8.3, 6.8].map((v) => Number(kt(v).toFixed(3))));
+    expect([...p.values.wind_from_deg!]).toEqual([142, 144, 153]);
+    expect([...p.values.cloud_pct!]).toEqual([1, 48, 47]);
+    // Gusts and precipitation are totals over the preceding hour: each value belongs to the hour before its stamp.
+    expect([...p.values.wind_gust_kt!].map((v) => (Number.isNaN(v) ? null : Number(v.toFixed(3))))).toEqual([kt(14.0), kt(11.5), null].map((v) => (v === null ? null : Number(v.toFixed(3)))));
+    expect([...p.values.precip_mm!]).toEqual([0, 0, Number.NaN]);
   });
 });
 

@@ -38,9 +38,11 @@ const post = async (id: string | number, headers: Record<string, string> = HEADE
   const before = lines.length;
   const res = await svc.get("/mcp", { method: "POST", headers, body: text });
   const out = await res.text();
-  await new Promise((r) => setImmediate(r));
-  const log = lines.slice(before).find((l) => l.msg === "request");
-  return { res, text: out, replayed: log?.replayed === true };
+  // The access line is written when the response finishes: wait for it, so a missing line fails
+  // here instead of reading as "not replayed".
+  const requestLines = () => lines.slice(before).filter((l) => l.msg === "request" && l.route === "/mcp");
+  await expect.poll(() => requestLines().length, { timeout: 10_000 }).toBe(1);
+  return { res, text: out, replayed: requestLines()[0]!.replayed === true };
 };
 
 describe("replayed tool calls", () => {

@@ -2,6 +2,7 @@
 // distinct-spot caps (repeat lookups of a spot never count), decision bursts, AI fetchers, proxies,
 // 429 problems with Retry-After and the RateLimit headers, and the same codes as MCP tool errors.
 import { afterEach, describe, expect, it } from "vitest";
+import { rateLimitHeaders, RateLimits } from "../src/metering/limits.js";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
 import { connectClient } from "./helpers/mcp.js";
 import { expectProblem } from "./helpers/problem.js";
@@ -39,6 +40,21 @@ describe("facts caps", () => {
     expect((await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu")).status).toBe(200);
   });
 
+  it("sets Retry-After to the time left until the window resets, as the RateLimit header's t= says, not the whole window", async () => {
+    const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1", RATE_LIMIT_FACTS_PER_DAY: "100" });
+    expect((await svc.get("/api/v1/coverage")).status).toBe(200);
+    // The counters run on real time: let a few seconds of the hour's window pass.
+    await new Promise((r) => setTimeout(r, 2500));
+    const refused = await svc.json("/api/v1/coverage");
+    expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
+    const retry = Number(refused.res.headers.get("retry-after"));
+    const reset = Number(/"facts-hour";r=0;t=(\d+)/.exec(refused.res.headers.get("ratelimit") ?? "")?.[1]);
+    expect(retry).toBe(reset);
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(3600 - 2);
+    expect(refused.body.detail).toContain(`Retry in ${retry} s`);
+  });
+
   it("gives the same code to MCP tool calls, which share the caller's budget", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "2" });
     await svc.get("/api/v1/coverage");
@@ -61,8 +77,10 @@ describe("facts caps", () => {
     const ua = { "User-Agent": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Claude-User/1.0" };
     for (let i = 0; i < 6; i++) expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(200);
     expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(429);
-    // A browser from the same address has its own, unmultiplied budget.
-    expect((await svc.get("/api/v1/coverage")).headers.get("ratelimit-policy")).toContain('"facts-hour";q=2;');
+    // A browser from the same address shares the one counter, with the ordinary quota: already spent.
+    const browser = await svc.get("/api/v1/coverage");
+    expect(browser.status).toBe(429);
+    expect(browser.headers.get("ratelimit-policy")).toContain('"facts-hour";q=2;');
   });
 });
 
@@ -83,6 +101,24 @@ describe("distinct spots", () => {
     expect((await svc.get("/api/v1/conditions?spot=three-tables")).status).toBe(429);
     // Requests that name no real spot do not count against breadth at all.
     expect((await svc.get("/api/v1/conditions?spot=atlantis")).status).toBe(404);
+  });
+});
+
+describe("distinct spots per day", () => {
+  it("caps new spots per day with breadth_limit even when the hourly cap has room", async () => {
+    const svc = await service({ RATE_LIMIT_SPOTS_PER_HOUR: "50", RATE_LIMIT_SPOTS_PER_DAY: "2" });
+    for (const spot of ["hanauma-bay", "sharks-cove"]) {
+      const ok = await svc.get(`/api/v1/conditions?spot=${spot}`);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("ratelimit-policy")).toContain('"spots-day";q=2;w=86400');
+    }
+    const refused = await svc.json("/api/v1/conditions?spot=la-jolla-cove");
+    expectProblem(svc, refused.status, refused.body, 429, "breadth_limit");
+    expect(refused.body.detail).toMatch(/today/);
+    expect(refused.body.policy).toBe("spots-day");
+    expect(Number(refused.res.headers.get("retry-after"))).toBeGreaterThan(3600);
+    // Today's spots still answer.
+    expect((await svc.get("/api/v1/conditions?spot=sharks-cove")).status).toBe(200);
   });
 });
 
@@ -108,5 +144,26 @@ describe("who the caller is", () => {
     expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
     expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(200);
     expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(429);
+  });
+});
+
+describe("a caller's budget before it is touched", () => {
+  it("reports the whole quota and window for every enabled policy, multiplied for AI fetchers, and leaves out disabled ones", async () => {
+    const limits = new RateLimits(
+      { factsPerHour: 5, factsPerDay: 50, spotsPerHour: 3, spotsPerDay: 10, decisionsBurst: 0, decisionsWindowS: 10, rendersPerHour: 0, failedKeys: 0, maxCallers: 1000, aiFetcherMultiplier: 4 },
+      null,
+      76,
+    );
+    const fresh = await limits.peek(["spots-hour", "spots-day", "decisions-burst"], "ip:203.0.113.9", false);
+    expect(fresh).toEqual([
+      { name: "spots-hour", quota: 3, windowS: 3600, remaining: 3, resetS: 3600 },
+      { name: "spots-day", quota: 10, windowS: 86400, remaining: 10, resetS: 86400 },
+    ]);
+    expect(rateLimitHeaders(fresh)).toEqual({
+      "RateLimit-Policy": '"spots-hour";q=3;w=3600, "spots-day";q=10;w=86400',
+      RateLimit: '"spots-hour";r=3;t=3600, "spots-day";r=10;t=86400',
+    });
+    expect((await limits.peek(["facts-hour"], "ip:203.0.113.9", true))[0]).toMatchObject({ quota: 20, remaining: 20 });
+    expect(rateLimitHeaders([])).toEqual({});
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scoreConditions, VISIBILITY_CAPS, visibilityCap } from "../src/forecast/score.js";
+import { scoreConditions, VISIBILITY_CAP, visibilityCap } from "../src/forecast/score.js";
 import { ratingFor, TIERS } from "../src/forecast/tiers.js";
 
 const vis = fc.double({ min: 0, max: 150, noNaN: true });
@@ -44,13 +44,25 @@ describe("condition score", () => {
       fc.property(vis, swell, wind, (v, s, w) => scoreConditions(v, s, w).score <= visibilityCap(v)),
       { numRuns: 3000 },
     );
-    for (const cap of VISIBILITY_CAPS) {
-      const justBelow = scoreConditions(cap.below - 0.01, 0, 0);
-      expect(justBelow.score).toBeLessThanOrEqual(cap.max);
-    }
+    for (const [ft, max] of VISIBILITY_CAP) expect(scoreConditions(ft, 0, 0).score).toBeLessThanOrEqual(max);
+    expect(ratingFor(scoreConditions(39.9, 0, 0).score)).toBe("great");
+    expect(ratingFor(scoreConditions(40, 0, 0).score)).toBe("excellent");
     const murkyButFlat = scoreConditions(8, 0, 0);
     expect(murkyButFlat.cappedBy).toBe("visibility");
     expect(ratingFor(murkyButFlat.score)).toBe("fair");
+  });
+
+  it("has no cliffs: the cap rises by at most a point per tenth of a foot, and never falls", () => {
+    for (let v = 0; v < 60; v += 0.1) {
+      const step = visibilityCap(v + 0.1) - visibilityCap(v);
+      expect(step).toBeGreaterThanOrEqual(0);
+      expect(step).toBeLessThanOrEqual(1);
+    }
+    // camp-cove's 10 ft either side of a rounding boundary: the same tier, two points apart at most
+    // (it used to be fair 35 against good 55).
+    const [a, b] = [scoreConditions(9.6, 0.5, 8).score, scoreConditions(10.2, 0.5, 8).score];
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(2);
+    expect(ratingFor(a)).toBe(ratingFor(b));
   });
 
   it("rates a clear calm day excellent and a big swell day poorly", () => {

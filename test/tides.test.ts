@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { stationsById } from "@neaps/tide-database";
 import { describe, expect, it } from "vitest";
-import { HarmonicTideSource, tideHeightAt, tideStateAt, type TideStationRecord } from "../src/sources/tides.js";
+import { HarmonicTideSource, loadTideStations, SLACK_WINDOW_MS, tideHeightAt, tideStateAt, type TideStationRecord } from "../src/sources/tides.js";
 import type { TideEvent } from "../src/sources/types.js";
 
 const FT_PER_M = 1 / 0.3048;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const fixture = JSON.parse(readFileSync(new URL("./fixtures/noaa-hilo.json", import.meta.url), "utf8")) as {
   stations: { station: string; name: string; official: { time: string; height_m: number; type: "high" | "low" }[] }[];
 };
@@ -58,5 +60,75 @@ describe("reading heights and states off a high/low table", () => {
     expect(tideStateAt(events, new Date("2026-11-21T06:59:00Z"))).toBe("high");
     expect(tideStateAt(events, new Date("2026-11-21T09:00:00Z"))).toBe("falling");
     expect(tideStateAt(events, new Date("2026-11-21T13:00:00Z"))).toBeNull();
+  });
+});
+
+describe("every catalogue station over 60 days", () => {
+  const catalogue = loadTideStations();
+  const withReferences = new Map(catalogue);
+  for (const st of catalogue.values()) {
+    const ref = st.offsets?.reference;
+    if (ref && !withReferences.has(ref)) withReferences.set(ref, stationsById.get(ref) as unknown as TideStationRecord);
+  }
+  const source = new HarmonicTideSource(withReferences);
+  const start = new Date("2026-11-01T00:00:00Z");
+  const end = new Date(start.getTime() + 60 * 24 * HOUR);
+
+  for (const [id, st] of catalogue) {
+    it(`${st.name} (${id}): highs and lows alternate, and each period's state follows the water`, () => {
+      const events = source.extremesSync(id, new Date(start.getTime() - DAY), new Date(end.getTime() + DAY))!.events;
+      expect(events.length).toBeGreaterThan(60 * 2);
+      for (let i = 1; i < events.length; i++) {
+        expect(events[i]!.type, `${id} ${events[i]!.time.toISOString()}`).not.toBe(events[i - 1]!.type);
+        expect(events[i]!.time.getTime()).toBeGreaterThan(events[i - 1]!.time.getTime());
+        if (events[i]!.type === "high") expect(events[i]!.heightFt).toBeGreaterThan(events[i - 1]!.heightFt);
+        else expect(events[i]!.heightFt).toBeLessThan(events[i - 1]!.heightFt);
+      }
+      // Period midpoints of 3-hour blocks (any alignment works: the rule must hold at every instant).
+      for (let t = start.getTime() + 1.5 * HOUR; t < end.getTime(); t += 3 * HOUR) {
+        const mid = new Date(t);
+        const state = tideStateAt(events, mid)!;
+        const before = tideHeightAt(events, new Date(t - 10 * 60_000))!;
+        const after = tideHeightAt(events, new Date(t + 10 * 60_000))!;
+        const nearest = events.reduce((a, b) => (Math.abs(b.time.getTime() - t) < Math.abs(a.time.getTime() - t) ? b : a));
+        const at = `${id} ${mid.toISOString()}`;
+        if (state === "rising") {
+          expect(after, at).toBeGreaterThan(before);
+          expect(Math.abs(nearest.time.getTime() - t), at).toBeGreaterThan(SLACK_WINDOW_MS);
+        } else if (state === "falling") {
+          expect(after, at).toBeLessThan(before);
+          expect(Math.abs(nearest.time.getTime() - t), at).toBeGreaterThan(SLACK_WINDOW_MS);
+        } else {
+          expect(nearest.type, at).toBe(state);
+          expect(Math.abs(nearest.time.getTime() - t), at).toBeLessThanOrEqual(SLACK_WINDOW_MS);
+        }
+      }
+    });
+
+    const offsets = st.offsets;
+    if (st.type === "subordinate" && offsets?.reference) {
+      it(`${st.name} (${id}) is its reference station ${offsets.reference} moved by NOAA's time and height differences`, () => {
+        const ref = source.extremesSync(offsets.reference!, start, end)!.events;
+        const sub = source.extremesSync(id, new Date(start.getTime() - DAY), new Date(end.getTime() + DAY))!.events;
+        expect(ref.length).toBeGreaterThan(100);
+        for (const r of ref) {
+          const minutes = (r.type === "high" ? offsets.time?.high : offsets.time?.low) ?? 0;
+          const ratio = (r.type === "high" ? offsets.height?.high : offsets.height?.low) ?? 1;
+          const expected = r.time.getTime() + minutes * 60_000;
+          const match = sub.find((s) => s.type === r.type && Math.abs(s.time.getTime() - expected) <= 60_000);
+          expect(match, `${id} ${r.type} ${r.time.toISOString()}`).toBeDefined();
+          expect(match!.heightFt).toBeCloseTo(r.heightFt * ratio, 2);
+        }
+      });
+    }
+  }
+
+  it("uses NOAA's published differences for the windward O'ahu stations the forecasts showed wrong", () => {
+    // NOAA tide predictions, subordinate station pages: Laie Bay and Waimanalo on Moku o Loʻe.
+    expect(catalogue.get("noaa/TPT2779")!.offsets).toMatchObject({ reference: "noaa/1612480", time: { high: -21, low: -32 }, height: { high: 1, low: 0.75, type: "ratio" } });
+    expect(catalogue.get("noaa/1612376")!.offsets).toMatchObject({ reference: "noaa/1612480", time: { high: 11, low: 5 }, height: { low: 0.75, type: "ratio" } });
+    // 2026-11-27 at Laie Bay: the low between the day's two highs (a stand at Moku o Loʻe) is present.
+    const day = source.extremesSync("noaa/TPT2779", new Date("2026-11-27T10:00:00Z"), new Date("2026-11-28T10:00:00Z"))!.events;
+    expect(day.map((e) => e.type)).toEqual(["high", "low", "high", "low"]);
   });
 });

@@ -3,17 +3,18 @@
 //
 // Errors (ServiceError codes): missing_activity, unknown_activity, missing_location,
 // ambiguous_location, invalid_coordinates, one_spot_per_request, invalid_radius, invalid_date,
-// invalid_range, range_too_long (400); unknown_spot, unknown_region (404); outside_horizon (422).
+// invalid_range, range_too_long (400); unknown_spot (404, also for an unknown region); outside_horizon (422).
 // Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
 import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { compareConditions, evaluateDay, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, exclusionSentence, nearestWithinNoise, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
+import { SEASONAL_NORM_LABEL, seasonOf } from "../src/forecast/norms.js";
 import { mdEscape } from "../src/format.js";
 import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -64,6 +65,11 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   if (fromIn !== undefined && toIn !== undefined && toIn < fromIn) {
     throw new ServiceError("invalid_range", `\`to\` (${toIn}) is before \`from\` (${fromIn}).`);
   }
+  // The 7-day limit applies to the window asked for, before its past part is clamped to today:
+  // 14 days ending today is refused, not answered as 1 day.
+  if (fromIn !== undefined && toIn !== undefined && daysBetween(fromIn, toIn) + 1 > MAX_RANGE_DAYS) {
+    throw new ServiceError("range_too_long", `At most ${MAX_RANGE_DAYS} days per request; ${fromIn} to ${toIn} is ${daysBetween(fromIn, toIn) + 1}.`);
+  }
   const from = fromIn === undefined || fromIn < today ? today : fromIn;
   const toWanted = toIn ?? addDays(from, MAX_RANGE_DAYS - 1);
   if (daysBetween(from, toWanted) + 1 > MAX_RANGE_DAYS) {
@@ -84,7 +90,8 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       to: toIn ?? null,
     },
     ...commonFields(ctx, q, dest),
-    range: { from, to, requested_from: fromIn ?? null, requested_to: toIn ?? null },
+    // What was asked for, defaults filled in (the spec types both as strings): the window before clamping.
+    range: { from, to, requested_from: fromIn ?? today, requested_to: toIn ?? toWanted },
   };
   const dates = Array.from({ length: daysBetween(from, to) + 1 }, (_, i) => addDays(from, i));
   const early = earlyStatus(ctx, q, dest);
@@ -104,6 +111,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const regulations = ctx.regulations;
   const screened = screenCandidates(dest.candidates, q.activity, regulations);
   const results: DayResult[] = [];
+  const dataTimes: (Date | null)[] = [];
   for (const date of dates) {
     const day = await evaluateDay(screened, date, q.activity, ctx);
     results.push({
@@ -112,12 +120,13 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       scoredSpots: new Set(day.options.map((o) => o.candidate.spot.id)),
       closed: day.considered.excluded.filter((x) => x.reason === "closed_on_date"),
     });
+    dataTimes.push(day.dataTime);
   }
   const ranked = results
     .filter((r): r is DayResult & { top: DayOption } => r.top !== null)
     .sort((a, b) => compareConditions(a.top.period, b.top.period, q.activity.tieBreak) || a.date.localeCompare(b.date));
-  const winner = ranked[0] ?? null;
-  const second = ranked[1] ?? null;
+  const winner = nearestWithinNoise(ranked.map((r) => ({ ...r, score: r.top.period.score! })));
+  const second = ranked.find((r) => r.date !== winner?.date) ?? null;
 
   const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
   const considered = {
@@ -160,16 +169,20 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       rating: p.rating,
       spot: { id: r.top.candidate.spot.id, name: r.top.candidate.spot.name },
       best_window: w,
-      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
+      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
     };
   });
 
   let status: BestDayJson["status"] = "ok";
   let message: string;
   if (best) {
-    message = `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ${best.rating} (${best.score}) ${best.best_window.start_local}–${best.best_window.end_local}.`;
+    const seasonal = winner!.top.period.seasonal;
+    message =
+      `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
+      `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
+      (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the nearest good day is named.` : "");
   } else if (screened.eligible.length === 0) {
-    message = `No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`;
+    message = exclusionSentence(q.activity.label, screened.excluded);
   } else if (results.every((r) => r.closed.length === screened.eligible.length)) {
     message = `Closed on every day between ${from} and ${to}: ${[...new Set(results.flatMap((r) => r.closed.map((x) => `${x.spot.name}: ${x.note}`)))].join(" ")}`;
   } else {
@@ -183,6 +196,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   );
   return {
     ...base,
+    generated_at: decisionDataTime(ctx, dest, dataTimes),
     data_credits: best?.data_credits ?? [],
     status,
     considered,
@@ -225,7 +239,12 @@ function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult &
   if (a.swellFt !== null && b.swellFt !== null && a.swellFt !== b.swellFt) diffs.push(`swell ${a.swellFt} vs ${b.swellFt} ft`);
   if (a.windKt !== null && b.windKt !== null && Math.round(a.windKt) !== Math.round(b.windKt)) diffs.push(`wind ${Math.round(a.windKt)} vs ${Math.round(b.windKt)} kt`);
   const where = second.top.candidate.spot.id === winner.top.candidate.spot.id ? "" : ` at ${second.top.candidate.spot.name}`;
-  const lead = margin === 0 ? `Ties with ${dateLabel(second.date, today)}${where} (${b.score})` : `${margin} point${margin === 1 ? "" : "s"} ahead of ${dateLabel(second.date, today)}${where} (${b.score})`;
+  const other = `${dateLabel(second.date, today)}${where} (${b.score})`;
+  const lead =
+    margin > BEST_DAY_NOISE_MARGIN
+      ? `${margin} points ahead of ${other}`
+      : `${margin === 0 ? "Ties with" : margin > 0 ? `${margin} point${margin === 1 ? "" : "s"} ahead of` : `${-margin} point${margin === -1 ? "" : "s"} behind`} ${other}; ` +
+        `within the ${BEST_DAY_NOISE_MARGIN}-point noise margin, so the ${second.date > winner.date ? "nearer" : "better"} day is chosen`;
   return `${lead}${diffs.length > 0 ? `: ${diffs.join(", ")}.` : "."}`;
 }
 

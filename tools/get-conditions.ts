@@ -10,8 +10,10 @@ import type { Spot } from "../src/catalog/catalog.js";
 import type { ServiceContext } from "../src/context.js";
 import { ServiceError } from "../src/errors.js";
 import { provenanceOf } from "../src/forecast/engine.js";
+import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { isDaylightSlot } from "../src/forecast/periods.js";
-import { round } from "../src/geo.js";
+import { UNCALIBRATED_NOTE } from "../src/forecast/why.js";
+import { round, roundKm } from "../src/geo.js";
 import { HORIZON_DAYS, MAX_RANGE_DAYS, REFRESH_MS, SNAP_DISTANCE_KM, SPOT_ID_PATTERN } from "../src/limits.js";
 import { parseDate, parsePoint, parseSpotId, resolveSpot, type Raw } from "../src/params.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
@@ -70,12 +72,12 @@ export async function getConditions(input: GetConditionsInput, ctx: ServiceConte
       throw new ServiceError(
         "no_spot_nearby",
         `No covered spot within ${SNAP_DISTANCE_KM} km of ${point!.lat}, ${point!.lon}. The nearest is ${near.spot.name} ` +
-          `(\`${near.spot.id}\`, ${near.spot.region.name}), ${Math.round(near.distanceKm)} km away.`,
-        { extra: { nearest_covered: { spot: { id: near.spot.id, name: near.spot.name }, distance_km: round(near.distanceKm, 1) } } },
+          `(\`${near.spot.id}\`, ${near.spot.region.name}), ${roundKm(near.distanceKm)} km away.`,
+        { extra: { nearest_covered: { spot: { id: near.spot.id, name: near.spot.name }, distance_km: roundKm(near.distanceKm) } } },
       );
     }
     spot = near.spot;
-    resolvedFrom = { lat: point!.lat, lon: point!.lon, distance_km: round(near.distanceKm, 2) };
+    resolvedFrom = { lat: point!.lat, lon: point!.lon, distance_km: roundKm(near.distanceKm) };
   }
 
   const now = ctx.clock.now();
@@ -157,11 +159,14 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
   const tz = c.spot.timezone;
   const today = localDate(ctx.clock.now(), tz);
   const lines: string[] = [];
+  // Scores from seasonal norms carry the label beside them; the table's days are then typical days.
+  const seasonal = c.data_quality.freshness === "none";
   lines.push(`## ${mdEscape(c.spot.name)} (${mdEscape(c.spot.region.name)}): ocean conditions`);
+  if (ctx.catalog.spot(c.spot.id)?.region.decision_support === "conditions_only") lines.push(`_${UNCALIBRATED_NOTE}_`);
   if (c.now) {
     lines.push(
-      `**Now:** ${ratingText(c.now.rating, c.now.score)} · visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"} · ` +
-        `swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"} · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg) ?? "unknown"} · ` +
+      `**Now:** ${ratingText(c.now.rating, c.now.score, seasonal)} · visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"} · ` +
+        `swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"} · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"} · ` +
         `water ${formatTemp(c.now.water_temp_c) ?? "unknown"} · tide ${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}`,
     );
     if (c.now.why) lines.push(`> ${mdEscape(c.now.why)}`);
@@ -182,9 +187,9 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
         continue;
       }
       lines.push(
-        `| ${dateLabel(date, today)} | ${best.start!.slice(11, 16)}–${best.end!.slice(11, 16)} | ${ratingText(best.rating, best.score)} | ` +
+        `| ${dateLabel(date, today)} | ${best.start!.slice(11, 16)}–${best.end!.slice(11, 16)} | ${ratingText(best.rating, best.score, seasonal)} | ` +
           `${formatVisibility(best.visibility_ft, best.visibility_m) ?? "–"} | ${formatSwell(best.swell_height_ft, best.swell_period_s, best.swell_from_deg) ?? "–"} | ` +
-          `${formatWind(best.wind_speed_kt, best.wind_from_deg) ?? "–"} |`,
+          `${formatWind(best.wind_speed_kt, best.wind_from_deg, best.wind_gust_kt) ?? "–"} |`,
       );
     }
   }
@@ -206,8 +211,8 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
   return lines.join("\n");
 }
 
-function ratingText(rating: string | null, score: number | null): string {
-  return rating === null ? "not rated" : `**${rating}** (${score}/100)`;
+function ratingText(rating: string | null, score: number | null, seasonal: boolean): string {
+  return rating === null ? "not rated" : `**${rating}** (${score}/100${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""})`;
 }
 
 export const tool: ToolDefinition<ConditionsJson> = {

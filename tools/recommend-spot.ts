@@ -3,21 +3,22 @@
 //
 // Errors (ServiceError codes): missing_activity, unknown_activity, missing_location,
 // ambiguous_location, invalid_coordinates, one_spot_per_request, invalid_radius, invalid_date,
-// invalid_limit (400); unknown_spot, unknown_region (404); outside_horizon (422).
+// invalid_limit (400); unknown_spot (404, also for an unknown region); outside_horizon (422).
 // Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
 import { z } from "zod";
 import { unionCredits } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { evaluateDay, screenCandidates } from "../src/decisions/evaluate.js";
+import { evaluateDay, exclusionSentence, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, localDate } from "../src/time/zone.js";
+import { roundKm } from "../src/geo.js";
 import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "recommend_spot";
@@ -62,7 +63,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
     query: {
       ...destinationEcho(q),
       date: dateIn ?? null,
-      limit: typeof input.limit === "undefined" ? null : limit,
+      limit: input.limit === undefined || input.limit === null ? null : limit,
     },
     ...commonFields(ctx, q, dest),
     date,
@@ -92,13 +93,13 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const notes: string[] = [];
   if (rolled) notes.push(`Today's daylight windows have passed, so these picks are for tomorrow (${date}).`);
   if (dest.kind === "point" && dest.nearest) {
-    notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${Math.round(dest.nearest.distanceKm)} km from your point).`);
+    notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${roundKm(dest.nearest.distanceKm)} km from your point).`);
   }
   let status: RecommendationJson["status"] = "ok";
   if (picks.length > 0) {
     notes.unshift(`${picks.length === 1 ? "Best pick" : `Top ${picks.length} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
   } else if (screened.eligible.length === 0) {
-    notes.unshift(`No spot here suits ${q.activity.label.toLowerCase()}: every candidate was excluded (see considered.excluded).`);
+    notes.unshift(exclusionSentence(q.activity.label, screened.excluded));
   } else if (day.considered.excluded.length === dest.candidates.length) {
     const closed = day.considered.excluded.filter((x) => x.reason === "closed_on_date");
     notes.unshift(`Closed on ${date}: ${closed.map((x) => `${x.spot.name}: ${x.note}`).join(" ")}`);
@@ -109,6 +110,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const message = notes.join(" ");
   return {
     ...base,
+    generated_at: decisionDataTime(ctx, dest, [day.dataTime]),
     data_credits: unionCredits(picks.map((p) => p.data_credits)),
     status,
     considered: day.considered,

@@ -5,6 +5,7 @@ import { creditsText, SERVICE_NAME, type DataCredit } from "../attribution.js";
 import type { Spot } from "../catalog/catalog.js";
 import type { ServiceContext } from "../context.js";
 import type { PeriodResult } from "../forecast/engine.js";
+import { SEASONAL_NORM_LABEL, tierLabelFor, typicalFor } from "../forecast/norms.js";
 import { NO_DATA_COLOR, tierById } from "../forecast/tiers.js";
 import { formatSwell, formatTemp, formatVisibility, formatWind } from "../format.js";
 import type { SpotCardJson } from "../schemas/decisions.js";
@@ -43,16 +44,22 @@ export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
     date_label: dateLabel(c.date, c.today),
     activity: activityId,
     tier: tier?.id ?? null,
-    tier_label: tier?.label ?? "Not rated",
+    // A score from seasonal norms carries the label beside it wherever the card is drawn.
+    tier_label: tier ? tierLabelFor(tier.label, p?.seasonal ?? false) : "Not rated",
     tier_color: tier?.color ?? NO_DATA_COLOR,
     score: p?.score ?? null,
     // Unranked activities (surf) get a conditions headline: the score was not made for them.
-    headline: tier && window ? `${tier.label} ${c.activity && c.activity.model !== "unsupported" ? ACTIVITY_NOUN[c.activity.id] : "conditions"}, ${window.start_local}–${window.end_local}` : null,
+    // Seasonal norms say what is typical for the time of year, not what that day will bring.
+    headline:
+      tier && window
+        ? `${p?.seasonal ? `${typicalFor(c.date)} (${SEASONAL_NORM_LABEL}, not a forecast): ${tier.label.toLowerCase()}` : tier.label} ` +
+          `${c.activity && c.activity.model !== "unsupported" ? ACTIVITY_NOUN[c.activity.id] : "conditions"}, ${window.start_local}–${window.end_local}`
+        : null,
     best_window: window,
     metrics: {
       visibility: formatVisibility(p?.visFt ?? null, p?.json.visibility_m ?? null),
       swell: formatSwell(p?.swellFt ?? null, p?.swellPeriodS ?? null, p?.swellFromDeg ?? null),
-      wind: formatWind(p?.windKt ?? null, p?.windFromDeg ?? null),
+      wind: formatWind(p?.windKt ?? null, p?.windFromDeg ?? null, p?.gustKt ?? null),
       water_temp: formatTemp(p?.waterTempC ?? null),
     },
     image_url: ctx.links.cardImage(c.spot.id, c.date, activityId),

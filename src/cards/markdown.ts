@@ -1,6 +1,7 @@
 // Picks as Markdown, for hosts that show text only: everything a model needs to relay a pick —
 // tier, score, window, metrics, why, caveats, links, credits and the disclaimer.
 import { DISCLAIMER, sourceLine, unionCredits } from "../attribution.js";
+import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, typicalFor } from "../forecast/norms.js";
 import { mdEscape } from "../format.js";
 import type { PickJson } from "../schemas/decisions.js";
 
@@ -11,7 +12,7 @@ export function picksMarkdown(title: string, picks: readonly PickJson[], baseUrl
     const c = p.card;
     lines.push(
       `### ${p.rank}. ${mdEscape(p.spot.name)} — ${c.tier_label} ${c.score}/100`,
-      `**${c.date_label} (${p.date}), ${c.best_window?.start_local}–${c.best_window?.end_local}**${p.distance_km === null ? "" : ` · ${p.distance_km} km away`} · ${mdEscape(p.spot.region.name)}`,
+      `**${isSeasonalTierLabel(c.tier_label) ? `${typicalFor(p.date)}, from ${SEASONAL_NORM_LABEL}s (not a forecast for ${c.date_label}, ${p.date})` : `${c.date_label} (${p.date})`}, ${c.best_window?.start_local}–${c.best_window?.end_local}**${p.distance_km === null ? "" : ` · ${p.distance_km} km away`} · ${mdEscape(p.spot.region.name)}`,
       "",
       `- Visibility: ${c.metrics.visibility ?? "unknown"}`,
       `- Swell: ${c.metrics.swell ?? "unknown"}`,

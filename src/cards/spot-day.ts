@@ -4,6 +4,7 @@
 import { activity as activityById, type Activity } from "../activities.js";
 import type { DataCredit } from "../attribution.js";
 import type { Spot } from "../catalog/catalog.js";
+import type { AreaRule } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
 import type { Caveat } from "../decisions/caveats.js";
 import { closureOn } from "../catalog/access.js";
@@ -86,7 +87,7 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
   const ranked = activity !== null && activity.model !== "unsupported";
   const model = ranked ? activity : NATIVE;
   let notice: SpotDayNotice | null = null;
-  let regulatedAreas: string[] = [];
+  let regulatedAreas: AreaRule[] = [];
   if (activity !== null && !ranked) {
     notice = { code: "activity_not_modeled", title: `${activity.label} is not ranked`, text: activity.note };
   } else if (activity !== null && spot.region.decision_support === "conditions_only") {

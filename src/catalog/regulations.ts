@@ -45,3 +45,21 @@ export function loadRegulations(catalog: Catalog, file = DEFAULT_PROTECTED_AREAS
     return { readable: false, error: e instanceof Error ? e.message : String(e) };
   }
 }
+
+/** An area with its own fishing rules, as a caveat quotes it. */
+export interface AreaRule {
+  name: string;
+  /** The area's rule in our data's words, e.g. "Spearfishing allowed by free-diving only (…)". */
+  rule: string;
+}
+
+/**
+ * The rule an area's note records, to quote to the user: its first sentence (the rule itself, before
+ * any sourcing remarks), with "unverified" added when the note was not checked against the
+ * regulation text.
+ */
+export function ruleOf(area: ProtectedArea): AreaRule {
+  const first = /^(.*?[.;])(\s|$)/.exec(area.note.replace(/\s*\(?https?:\/\/\S+\)?/g, ""))?.[1] ?? area.note;
+  const rule = first.replace(/[.;]$/, "");
+  return { name: area.name, rule: area.verified ? rule : `${rule} (our summary, not checked against the current regulation text)` };
+}

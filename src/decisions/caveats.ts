@@ -1,5 +1,6 @@
 // The caveats a decision attaches (spec: Caveat codes), each with a message a host can relay as is.
 import type { Activity } from "../activities.js";
+import type { AreaRule } from "../catalog/regulations.js";
 import type { Freshness } from "../sources/freshness.js";
 import type { CaveatCode, CaveatSchema } from "../schemas/decisions.js";
 import type { z } from "zod";
@@ -22,7 +23,7 @@ export interface CaveatContext {
   daysAhead: number;
   rating: string | null;
   snappedFrom: { lat: number; lon: number; distanceKm: number; spotName: string } | null;
-  regulatedAreas: readonly string[];
+  regulatedAreas: readonly AreaRule[];
   regulationsReadable: boolean;
   /** The spot's reservations and permits for this activity (catalogue `access`), each with its source. */
   accessRequirements: readonly { rule: string; source: string }[];
@@ -55,7 +56,8 @@ export function caveatsFor(c: CaveatContext): Caveat[] {
     if (!c.regulationsReadable) {
       add("regulations_not_checked", "Marine protected area data could not be read, so no spot was excluded for closures. Check local closures before fishing.");
     } else if (c.regulatedAreas.length > 0) {
-      add("regulated_area", `Inside ${c.regulatedAreas.join(" and ")}, which has its own fishing rules. Read them before you go.`);
+      // Quote the rule our data records, so the reason reaches a text-only reader.
+      add("regulated_area", `${c.regulatedAreas.map((a) => `Inside ${a.name}: ${a.rule}.`).join(" ")} Read the current rules before you go.`);
     }
     add("verify_fishing_rules", "Seasons, bag and size limits and gear rules are not modelled. Check current fishing regulations before you go.");
   }

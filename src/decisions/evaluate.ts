@@ -4,7 +4,7 @@
 // are ranked with the activity's tie-breaks.
 import type { Activity, TieBreak } from "../activities.js";
 import { closureOn } from "../catalog/access.js";
-import type { Regulations } from "../catalog/regulations.js";
+import { ruleOf, type AreaRule, type Regulations } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
 import type { PeriodResult } from "../forecast/engine.js";
 import type { TimedForecast } from "../forecast/service.js";
@@ -18,18 +18,20 @@ export interface DayOption {
   candidate: Candidate;
   timed: TimedForecast;
   period: PeriodResult;
-  /** Areas with their own rules (spearfishing), named in a regulated_area caveat. */
-  regulatedAreas: string[];
+  /** Areas with their own rules (spearfishing), quoted in a regulated_area caveat. */
+  regulatedAreas: AreaRule[];
 }
 
 export interface DayEvaluation {
   /** Ranked best first. */
   options: DayOption[];
   considered: Considered;
+  /** The time of the data behind it: the newest forecast's (see TimedForecast.generatedAt); null when none was read. */
+  dataTime: Date | null;
 }
 
 export interface ScreenedCandidates {
-  eligible: { candidate: Candidate; regulatedAreas: string[] }[];
+  eligible: { candidate: Candidate; regulatedAreas: AreaRule[] }[];
   excluded: Considered["excluded"];
 }
 
@@ -44,7 +46,7 @@ export function screenCandidates(candidates: readonly Candidate[], activity: Act
       excluded.push({ spot: ref, reason: unsuited.reason, note: unsuited.note, areas: null });
       continue;
     }
-    let regulatedAreas: string[] = [];
+    let regulatedAreas: AreaRule[] = [];
     if (activity.id === "spearfish" && regulations.readable) {
       const areas = regulations.areasFor(c.spot.id);
       const closing = areas.filter((a) => a.designation === "closed_to_spearfishing");
@@ -52,12 +54,12 @@ export function screenCandidates(candidates: readonly Candidate[], activity: Act
         excluded.push({
           spot: ref,
           reason: "closed_to_spearfishing",
-          note: `Inside ${closing.map((a) => a.name).join(" and ")}, closed to spearfishing.`,
+          note: `Inside ${closing.map((a) => a.name).join(" and ")}, closed to spearfishing: ${closing.map((a) => ruleOf(a).rule).join("; ")}.`,
           areas: closing.map((a) => a.name),
         });
         continue;
       }
-      regulatedAreas = areas.filter((a) => a.designation === "rules_only").map((a) => a.name);
+      regulatedAreas = areas.filter((a) => a.designation === "rules_only").map(ruleOf);
     }
     eligible.push({ candidate: c, regulatedAreas });
   }
@@ -72,6 +74,25 @@ export function bestDaylightPeriod(periods: readonly PeriodResult[], date: strin
     if (best === null || compareConditions(p, best, activity.tieBreak) < 0) best = p;
   }
   return best;
+}
+
+/**
+ * Best day: score points within which two days count as equal. A 3-hour score moves by a few points
+ * from forecast noise alone (wind a knot either way, visibility a few feet), and seasonal norms do not
+ * tell one day from the next at all, so a farther day has to beat a nearer one by more than this to
+ * win: sooner is surer (lead-time confidence falls 5 % a day).
+ */
+export const BEST_DAY_NOISE_MARGIN = 5;
+
+/**
+ * The best day from days ranked best first: the nearest day whose score is within the noise margin
+ * of the top score. Every farther day then beats it by at most the margin, and every nearer day is
+ * beaten by more than the margin.
+ */
+export function nearestWithinNoise<T extends { date: string; score: number }>(ranked: readonly T[]): T | null {
+  const top = ranked[0];
+  if (!top) return null;
+  return ranked.filter((d) => d.score >= top.score - BEST_DAY_NOISE_MARGIN).reduce((a, b) => (b.date < a.date ? b : a));
 }
 
 /** Negative when `a` is the better period: higher score, then the activity's tie-breaks. */
@@ -118,5 +139,18 @@ export async function evaluateDay(screenedForActivity: ScreenedCandidates, date:
       (a.candidate.distanceKm ?? 0) - (b.candidate.distanceKm ?? 0) ||
       a.candidate.spot.id.localeCompare(b.candidate.spot.id),
   );
-  return { options, considered: { scored: options.length, excluded: screened.excluded, skipped } };
+  const dataTime = timed.reduce<Date | null>((t, f) => (t === null || f.generatedAt > t ? f.generatedAt : t), null);
+  return { options, considered: { scored: options.length, excluded: screened.excluded, skipped }, dataTime };
+}
+
+/**
+ * Why every spot was excluded, in words a text-only host can relay: each spot with its reason's note
+ * (which names the closing areas and quotes their rules).
+ */
+export function exclusionSentence(activityLabel: string, excluded: ScreenedCandidates["excluded"]): string {
+  // Spots closed by the same area share one sentence.
+  const byNote = new Map<string, string[]>();
+  for (const e of excluded) byNote.set(e.note, [...(byNote.get(e.note) ?? []), e.spot.name]);
+  const lines = [...byNote].map(([note, names]) => `${names.join(", ")}: ${note.replace(/\.$/, "")}`);
+  return `Every spot here is excluded for ${activityLabel.toLowerCase()}. ${lines.join(". ")}.`;
 }

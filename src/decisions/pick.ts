@@ -5,6 +5,7 @@ import { buildCard } from "../cards/card.js";
 import { requirementsFor } from "../catalog/access.js";
 import type { ServiceContext } from "../context.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
+import { SEASONAL_NORM_LABEL, seasonOf } from "../forecast/norms.js";
 import { tierById } from "../forecast/tiers.js";
 import { compass8 } from "../geo.js";
 import { cToF, formatSwell, formatTemp, formatVisibility, formatWind } from "../format.js";
@@ -64,13 +65,14 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
   const factors = [
     formatVisibility(p.visFt, p.json.visibility_m) && `visibility about ${formatVisibility(p.visFt, p.json.visibility_m)}`,
     formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg) && `swell ${formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg)} at the spot`,
-    formatWind(p.windKt, p.windFromDeg) && `wind ${formatWind(p.windKt, p.windFromDeg)}`,
+    formatWind(p.windKt, p.windFromDeg, p.gustKt) && `wind ${formatWind(p.windKt, p.windFromDeg, p.gustKt)}`,
     p.tideState && `tide ${p.tideState}${p.json.tide_height_ft === null ? "" : ` (${p.json.tide_height_ft} ft)`}`,
     formatTemp(p.waterTempC) && `water ${formatTemp(p.waterTempC)}`,
   ].filter((f): f is string => typeof f === "string");
 
+  const when = p.seasonal ? `typical for ${seasonOf(pc.date)}` : label === "Today" || label === "Tomorrow" ? label.toLowerCase() : `on ${label}`;
   const summary =
-    `${spot.name}: ${tier.label.toLowerCase()} (${p.score}/100) ${window.start_local}–${window.end_local} ${label === "Today" || label === "Tomorrow" ? label.toLowerCase() : `on ${label}`}` +
+    `${spot.name}: ${tier.label.toLowerCase()} (${p.score}/100${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${window.start_local}–${window.end_local} ${when}` +
     `, with about ${p.visFt} ft visibility, ${p.swellFt} ft of swell and ${Math.round(p.windKt ?? 0)} kt wind.`;
   const modelNote = [p.json.why, pc.activity.notScored ? `${pc.activity.notScored}: the shared snorkel-calibrated score is a proxy.` : null]
     .filter(Boolean)

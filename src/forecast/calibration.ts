@@ -30,7 +30,7 @@ export interface MonthCheck {
   low_ft: number;
   high_ft: number | null;
   within: boolean;
-  /** Distance from the model to the middle of the published range (to the floor when open-ended), ft. */
+  /** Distance from the model to the middle of the published range; for a floor-only figure, the shortfall below the floor (0 at or above it), ft. */
   error_ft: number;
 }
 
@@ -89,8 +89,9 @@ export function checkSpot(spot: Pick<Spot, "id" | "name" | "visibility_refs">, m
     const { low, high } = rangeFor(ref);
     const model = modelFt[month - 1]!;
     const within = model >= low && (high === null || model <= high);
-    const centre = high === null ? low : (low + high) / 2;
-    months.push({ month, model_ft: model, low_ft: low, high_ft: high, within, error_ft: Math.abs(model - centre) });
+    // A floor-only figure has no middle: the error is how far the model falls short of the floor.
+    const error = high === null ? Math.max(0, low - model) : Math.abs(model - (low + high) / 2);
+    months.push({ month, model_ft: model, low_ft: low, high_ft: high, within, error_ft: error });
   }
   const within = months.length === 0 ? null : months.filter((m) => m.within).length / months.length >= SPOT_MONTHS_WITHIN_SHARE;
   return { spot: { id: spot.id, name: spot.name }, model_ft: [...modelFt], refs: spot.visibility_refs, months, within };

@@ -25,7 +25,7 @@ import {
   visibilityConfidence,
   type TideState,
 } from "./visibility.js";
-import { explainRating } from "./why.js";
+import { explainRating, type Basis } from "./why.js";
 
 /** Hours of inputs needed before the first period: rain memory plus the longest (DST) block. */
 export const INPUT_LOOKBACK_H = 72 + 4;
@@ -44,11 +44,15 @@ export interface PeriodResult {
   swellPeriodS: number | null;
   swellFromDeg: number | null;
   windKt: number | null;
+  /** Highest gust in the period, kt. */
+  gustKt: number | null;
   windFromDeg: number | null;
   waterTempC: number | null;
   tideState: TideState | null;
   confidence: number | null;
   visibilitySource: "satellite" | "heuristic" | null;
+  /** The score rests (at least in part) on seasonal norms rather than a forecast for this period. */
+  seasonal: boolean;
   /** Indexes into the forecast's origins that fed this period. */
   origins: number[];
   json: PeriodJson;
@@ -136,12 +140,14 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
     if (vis?.source === "satellite" && satellite) used.add(inputs.origins.indexOf(satellite.origin));
 
     const climatology = [...used].some((i) => inputs.origins[i]?.climatology);
+    const basis: Basis = vis?.source === "satellite" ? "satellite" : climatology ? "climatology" : "live";
     let score: number | null = null;
     let rating: Rating | null = null;
     let why: string;
     if (vis && swell && windKt !== null) {
       const surgeFt = surgeEquivalentM(swell.heightM, swell.periodS) / M_PER_FT;
-      const breakdown = scoreConditions(vis.ft, surgeFt, effectiveWindKt(windKt, windOnshore));
+      // Scored on the visibility the period shows (whole feet), so equal visibilities score alike.
+      const breakdown = scoreConditions(Math.round(vis.ft), surgeFt, effectiveWindKt(windKt, windOnshore));
       score = breakdown.score;
       rating = ratingFor(score)!;
       why = explainRating({
@@ -151,11 +157,15 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
         swellFt: swell.heightM / M_PER_FT,
         swellFromDeg: swell.fromDeg,
         windKt,
+        gustKt,
         windFromDeg,
         windOnshore: windOnshore >= 0.5,
         night: sunAltitudeDeg < -0.833,
-        basis: vis.source === "satellite" ? "satellite" : climatology ? "climatology" : "live",
+        basis,
+        date,
+        uncalibrated: spot.region.decision_support === "conditions_only",
         satelliteAgeH,
+        satelliteObservedAt: satellite?.observedAt ?? null,
       });
     } else {
       why = missingReason(swell === null, windKt === null);
@@ -198,11 +208,13 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
       swellPeriodS: json.swell_period_s,
       swellFromDeg: json.swell_from_deg,
       windKt: json.wind_speed_kt,
+      gustKt: json.wind_gust_kt,
       windFromDeg: json.wind_from_deg,
       waterTempC: json.water_temp_c,
       tideState,
       confidence,
       visibilitySource: json.visibility_source,
+      seasonal: score !== null && climatology,
       origins: [...used].sort((a, b) => a - b),
       json,
     };

@@ -5,7 +5,8 @@
 //
 // Each part is a non-decreasing function of visibility and non-increasing in swell and wind, and so
 // is each cap, so the score is monotonic: clearer water, smaller swell or lighter wind never lower it.
-// Visibility is a hard cap (spec): murky water limits the score however calm the rest is. Big swell
+// Visibility is a hard cap (spec): murky water limits the score however calm the rest is; the cap
+// rises continuously with visibility (no cliffs). Big swell
 // and strong wind cap it too, because a flat-visibility day in 8 ft of surge is not a good day.
 import { at, type Curve } from "./curve.js";
 
@@ -40,14 +41,21 @@ export const WIND_POINTS: Curve = [
   [30, 0],
 ];
 
-/** Caps: below `below`, the score is at most `max`. Checked in order; the lowest applicable wins. */
-export const VISIBILITY_CAPS = [
-  { below: 5, max: 15 },
-  { below: 10, max: 35 },
-  { below: 20, max: 55 },
-  { below: 30, max: 75 },
-  { below: 40, max: 79 }, // excellent needs at least 40 ft
-] as const;
+/**
+ * Visibility cap (ft → highest score allowed), continuous and non-decreasing so a fraction of a foot
+ * never moves a spot across a tier: 5 ft → 15, 10 ft → 35 (fair), 20 ft → 55 (good), 30 ft → 75
+ * (great), 40 ft → 80 (excellent needs at least 40 ft), no cap from 50 ft. Between the anchors the
+ * cap is interpolated, and rounded down so that, e.g., 39 ft stays below excellent.
+ */
+export const VISIBILITY_CAP: Curve = [
+  [0, 5],
+  [5, 15],
+  [10, 35],
+  [20, 55],
+  [30, 75],
+  [40, 80],
+  [50, 100],
+];
 /** At or above `atLeast` ft of surge-equivalent swell, the score is at most `max`. */
 export const SWELL_CAPS = [
   { atLeast: 8, max: 10 },
@@ -80,7 +88,7 @@ export interface ScoreBreakdown {
 export const MAX_POINTS: Record<Limiter, number> = { visibility: 45, swell: 35, wind: 20 };
 
 export function visibilityCap(visFt: number): number {
-  return VISIBILITY_CAPS.find((c) => visFt < c.below)?.max ?? 100;
+  return Math.floor(at(VISIBILITY_CAP, visFt));
 }
 export function swellCap(swellFt: number): number {
   return SWELL_CAPS.find((c) => swellFt >= c.atLeast)?.max ?? 100;

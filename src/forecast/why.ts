@@ -1,6 +1,8 @@
 // The plain-language reason for a rating: one sentence naming what limits it, and one saying where
 // the numbers come from.
 import { compass8, round } from "../geo.js";
+import { SEASONAL_NORM_LABEL, seasonOf } from "./norms.js";
+import { windWord } from "./wind-words.js";
 import type { Rating } from "./tiers.js";
 import type { Limiter, ScoreBreakdown } from "./score.js";
 
@@ -11,12 +13,21 @@ export interface WhyInputs {
   swellFt: number;
   swellFromDeg: number;
   windKt: number;
+  gustKt: number | null;
   windFromDeg: number | null;
   windOnshore: boolean;
   night: boolean;
-  basis: "climatology" | "live" | "satellite";
+  basis: Basis;
+  /** Spot-local date of the period (names the season for seasonal norms). */
+  date: string;
+  /** The region's visibility model is not calibrated against observations (decision_support conditions_only). */
+  uncalibrated: boolean;
   satelliteAgeH: number | null;
+  /** When the satellite observation was made (UTC), for the label. */
+  satelliteObservedAt: Date | null;
 }
+
+export type Basis = "climatology" | "live" | "satellite";
 
 const ft = (v: number) => `${Math.round(v)} ft`;
 // Same rounding as the period's swell_height_ft, so the sentence and the number agree.
@@ -28,16 +39,22 @@ function swellPhrase(i: WhyInputs): string {
 }
 function windPhrase(i: WhyInputs): string {
   const dir = i.windFromDeg === null ? "" : `${compass8(i.windFromDeg)} `;
-  return `${kt(i.windKt)} ${dir}wind${i.windOnshore ? " blowing onshore" : ""}`;
+  return `${kt(i.windKt)} ${dir}wind${gusting(i)}${i.windOnshore ? " blowing onshore" : ""}`;
+}
+function gusting(i: WhyInputs): string {
+  return i.gustKt !== null && Math.round(i.gustKt) > Math.round(i.windKt) ? ` gusting ${kt(i.gustKt)}` : "";
 }
 
 export function explainRating(i: WhyInputs): string {
   const b = i.breakdown;
-  const calmSeas = b.points.swell >= 26 && b.points.wind >= 11;
+  const word = windWord(i.windKt, i.gustKt);
+  // "Calm" only when the shared wind rule says calm and the swell is small.
+  const calmSeas = b.points.swell >= 26 && word === "calm";
+  const wind = `${kt(i.windKt)}${gusting(i)} wind`;
   let lead: string;
   if (b.cappedBy) {
     const capped: Record<Limiter, string> = {
-      visibility: `Visibility near ${ft(i.visFt)} caps this at ${i.rating}${calmSeas ? " despite calm seas" : ""}`,
+      visibility: `Visibility near ${ft(i.visFt)} caps this at ${i.rating}${calmSeas ? " despite calm seas" : word === "calm" ? "" : ` (${word}, ${wind})`}`,
       swell: `${capitalise(swellPhrase(i))} caps this at ${i.rating}`,
       wind: `${capitalise(windPhrase(i))} caps this at ${i.rating}`,
     };
@@ -46,24 +63,36 @@ export function explainRating(i: WhyInputs): string {
     const lostTotal = b.lost.visibility + b.lost.swell + b.lost.wind;
     const main = (Object.keys(b.lost) as Limiter[]).reduce((a, c) => (b.lost[c] > b.lost[a] ? c : a));
     if (lostTotal <= 12) {
-      lead = `Clear, calm water: about ${ft(i.visFt)} visibility, ${swellFt(i.swellFt)} swell and ${kt(i.windKt)} wind`;
+      const water = word === "calm" ? "Clear, calm water" : `Clear water, ${word}`;
+      lead = `${water}: about ${ft(i.visFt)} visibility, ${swellFt(i.swellFt)} swell and ${wind}`;
     } else {
       const limits: Record<Limiter, string> = {
-        visibility: `Visibility around ${ft(i.visFt)} is the main limit; swell ${swellFt(i.swellFt)}, wind ${kt(i.windKt)}`,
-        swell: `${capitalise(swellPhrase(i))} is the main limit; visibility around ${ft(i.visFt)}, wind ${kt(i.windKt)}`,
+        visibility: `Visibility around ${ft(i.visFt)} is the main limit; swell ${swellFt(i.swellFt)}, ${word} ${wind}`,
+        swell: `${capitalise(swellPhrase(i))} is the main limit; visibility around ${ft(i.visFt)}, ${word} ${wind}`,
         wind: `${capitalise(windPhrase(i))} is the main limit; visibility around ${ft(i.visFt)}, swell ${swellFt(i.swellFt)}`,
       };
       lead = limits[main];
     }
   }
-  if (i.night) lead = `After dark: ${lead.charAt(0).toLowerCase()}${lead.slice(1)}`;
+  // A score from seasonal norms says so first, and claims only what is typical for the season.
+  const opening = [i.basis === "climatology" ? `${capitalise(SEASONAL_NORM_LABEL)}, typical for ${seasonOf(i.date)}` : null, i.night ? "after dark" : null]
+    .filter(Boolean)
+    .join(", ");
+  if (opening) lead = `${capitalise(opening)}: ${lowerFirst(lead)}`;
   const basis =
     i.basis === "climatology"
       ? "Seasonal norms, not a live forecast."
       : i.basis === "satellite"
-        ? `Visibility anchored on satellite ocean colour about ${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} day(s) old.`
+        ? `Visibility leans on satellite ocean colour observed ${i.satelliteObservedAt?.toISOString().slice(0, 10) ?? "recently"} (${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} days before this forecast), weighted by its age.`
         : "Visibility estimated from swell, wind and rain.";
-  return `${lead}. ${basis}`;
+  return `${lead}. ${basis}${i.uncalibrated ? ` ${UNCALIBRATED_NOTE}` : ""}`;
+}
+
+/** Said wherever a region's visibility model is not yet calibrated (regions published conditions_only). */
+export const UNCALIBRATED_NOTE = "Visibility here is not yet calibrated against observed visibility, so the score is a rough guide and spots here are not ranked.";
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
 function capitalise(s: string): string {

@@ -1,6 +1,7 @@
 // Discovery documents: the MCP server card (/.well-known/mcp/server-card.json and /mcp/server-card),
-// the registry's server.json, and an AI catalog entry pointing at the card. Rendered once from the
-// templates at the project root with the configured public address.
+// the registry's server.json, and an AI catalog entry pointing at the card. Rendered once with the
+// configured public address: the card from its template at the project root, server.json from
+// package.json (src/mcp/registry.ts).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +9,10 @@ import type { Express, Request, Response } from "express";
 import type { ServiceContext } from "../context.js";
 import { etagMatches } from "../http/caching.js";
 import { PROJECT_ROOT } from "../paths.js";
+import { PACKAGE } from "../package-info.js";
+import { registryServerJson } from "./registry.js";
 import { SERVER_INFO } from "./server.js";
+import { MCP_PROTOCOL_VERSIONS, SERVER_CARD_TEMPLATE } from "./versions.js";
 
 export interface DiscoveryDocument {
   body: string;
@@ -18,38 +22,43 @@ export interface DiscoveryDocument {
 
 /** Where each discovery document is served, and as what (the OpenAPI document lists the same). */
 export const DISCOVERY = {
-  serverCard: { paths: ["/.well-known/mcp/server-card.json", "/mcp/server-card"], template: ".well-known/mcp/server-card.json", contentType: "application/mcp-server-card+json" },
-  registry: { paths: ["/server.json"], template: "server.json", contentType: "application/json" },
+  serverCard: { paths: ["/.well-known/mcp/server-card.json", "/mcp/server-card"], template: SERVER_CARD_TEMPLATE, contentType: "application/mcp-server-card+json" },
+  registry: { paths: ["/server.json"], contentType: "application/json" },
   aiCatalog: { paths: ["/.well-known/ai-catalog.json"], contentType: "application/json" },
 } as const;
 
 const readTemplate = (relPath: string) => readFileSync(join(PROJECT_ROOT, relPath), "utf8");
 
-/** The MCP protocol versions the server card advertises: the card template is where they are listed. */
+/** The MCP protocol versions the server card advertises (the card template is where they are listed). */
 export function advertisedProtocolVersions(): string[] {
-  const card = JSON.parse(readTemplate(DISCOVERY.serverCard.template)) as { remotes: { supportedProtocolVersions: string[] }[] };
-  return card.remotes[0]!.supportedProtocolVersions;
+  return [...MCP_PROTOCOL_VERSIONS];
 }
 
 function render(relPath: string, base: string, contentType: string): DiscoveryDocument {
   const template = readTemplate(relPath);
   const body = JSON.stringify(JSON.parse(template.replaceAll("{{PUBLIC_BASE_URL}}", base)));
-  const parsed = JSON.parse(body) as { name: string; version: string };
-  if (parsed.name !== SERVER_INFO.name || parsed.version !== SERVER_INFO.version) {
-    throw new Error(`${relPath} must name ${SERVER_INFO.name} ${SERVER_INFO.version}, as the running server does`);
+  const parsed = JSON.parse(body) as { name: string; version: string; description: string };
+  if (parsed.name !== SERVER_INFO.name || parsed.version !== SERVER_INFO.version || parsed.description !== PACKAGE.description) {
+    throw new Error(`${relPath} must name ${SERVER_INFO.name} ${SERVER_INFO.version} with package.json's description, as the running server does`);
   }
-  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`, contentType };
+  return document(body, contentType);
 }
+
+const document = (body: string, contentType: string): DiscoveryDocument => ({
+  body,
+  etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`,
+  contentType,
+});
 
 export function mountDiscovery(app: Express, ctx: ServiceContext): void {
   const base = ctx.links.base;
   const card = render(DISCOVERY.serverCard.template, base, DISCOVERY.serverCard.contentType);
-  const registry = render(DISCOVERY.registry.template, base, DISCOVERY.registry.contentType);
+  const registry = document(JSON.stringify(registryServerJson(base)), DISCOVERY.registry.contentType);
   const catalogBody = JSON.stringify({
     specVersion: "1.0",
     entries: [{ identifier: `urn:air:${new URL(base).host}:mcp:ocean-conditions`, type: "application/mcp-server-card+json", url: `${base}/mcp/server-card` }],
   });
-  const catalog: DiscoveryDocument = { body: catalogBody, etag: `"${createHash("sha256").update(catalogBody).digest("base64url").slice(0, 22)}"`, contentType: DISCOVERY.aiCatalog.contentType };
+  const catalog = document(catalogBody, DISCOVERY.aiCatalog.contentType);
 
   const serve = (doc: DiscoveryDocument) => (req: Request, res: Response) => {
     res.setHeader("Access-Control-Allow-Origin", "*");

@@ -7,8 +7,8 @@ export const HealthSchema = z.looseObject({ status: z.literal("ok"), source: Sou
 
 export const ReadinessSchema = z
   .looseObject({
-    status: z.enum(["ok", "starting", "draining"]).meta({ description: "ok: catalogue and tide data are loaded; starting: not yet; draining: shutting down" }),
-    checks: z.looseObject({ catalog: z.boolean(), tides: z.boolean(), draining: z.boolean() }),
+    status: z.enum(["ok", "starting", "draining"]).meta({ description: "ok: catalogue and tide data are loaded and the start-up warm-up is done; starting: not yet; draining: shutting down" }),
+    checks: z.looseObject({ catalog: z.boolean(), tides: z.boolean(), warm: z.boolean(), draining: z.boolean() }),
     source: SourceSchema,
   })
   .meta({ id: "Readiness", description: "Whether this instance should receive traffic." });

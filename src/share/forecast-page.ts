@@ -5,6 +5,7 @@ import { activity as activityById, isActivityId, type Activity } from "../activi
 import { spotDay, type SpotDay } from "../cards/spot-day.js";
 import type { ServiceContext } from "../context.js";
 import { TIERS } from "../forecast/tiers.js";
+import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, tierLabelFor } from "../forecast/norms.js";
 import { formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } from "../format.js";
 import { HORIZON_DAYS } from "../limits.js";
 import { optionalString, type Raw } from "../params.js";
@@ -97,10 +98,10 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
 
   const now = c.now
     ? html`<section class="now" aria-label="Now">
-<strong>Now</strong> ${pill(c.now.rating, c.now.rating === null ? "not rated" : `${TIERS.find((t) => t.id === c.now!.rating)!.label} ${c.now.score}`)}
+<strong>Now</strong> ${pill(c.now.rating, c.now.rating === null ? "not rated" : `${tierLabelFor(TIERS.find((t) => t.id === c.now!.rating)!.label, seasonal)} ${c.now.score}`)}
 · visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"}
 · swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"}
-· wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg) ?? "unknown"}
+· wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"}
 · water ${formatTemp(c.now.water_temp_c) ?? "unknown"}
 · tide ${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}
 ${c.now.why ? html`<br><span>${c.now.why}</span>` : raw("")}
@@ -119,7 +120,7 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
     return html`<tr${raw(d.date === highlight ? ' class="hl"' : "")}>
 <td><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
 <td class="num">${window}</td>
-<td>${d.notice ? html`${pill(card.tier, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
+<td>${d.notice ? html`${pill(card.tier, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
 <td class="num">${metricCell(card.metrics.visibility)}</td>
 <td class="num">${metricCell(card.metrics.swell)}</td>
 <td class="num hide-sm">${metricCell(card.metrics.wind)}</td>
@@ -131,7 +132,7 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
   const periodRows = c.periods.map(
     (p) => html`<tr${raw(p.start!.slice(0, 10) === highlight ? ' class="hl"' : "")}>
 <td class="num">${shortDate(p.start!.slice(0, 10))} ${hhmm(p.start)}–${hhmm(p.end)}</td>
-<td>${pill(p.rating, p.score === null ? "–" : String(p.score))}</td>
+<td>${pill(p.rating, p.score === null ? "–" : seasonal ? `${p.score} · norm` : String(p.score))}</td>
 <td class="num">${p.visibility_ft === null ? "–" : `${p.visibility_ft} ft`}</td>
 <td class="num">${p.swell_height_ft === null ? "–" : `${p.swell_height_ft} ft`}${p.swell_period_s === null ? "" : ` @ ${Math.round(p.swell_period_s)} s`}</td>
 <td class="num">${p.wind_speed_kt === null ? "–" : `${Math.round(p.wind_speed_kt)} kt`}</td>

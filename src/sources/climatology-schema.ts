@@ -24,8 +24,6 @@ export const ClimatologyMonth = z
         from_deg: Deg,
         /** Mean 10 m wind speed, knots. */
         speed_kt: z.number().min(0),
-        /** Typical gust, knots. */
-        gust_kt: z.number().min(0),
         /** Peak-to-trough daily swing of the mean wind, knots (sea breeze / trade-wind cycle). */
         diurnal_range_kt: z.number().min(0),
         /** Local hour (0-23) when the daily wind peaks. */

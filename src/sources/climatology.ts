@@ -4,7 +4,8 @@
 // Scalars (wind speed, water temperature, rain, cloud) are interpolated linearly between month
 // midpoints so a week that crosses a month boundary does not jump; swell trains are taken from the
 // calendar month as listed (blending trains from different directions would invent swells).
-// Wind follows a daily cosine cycle around its monthly mean, peaking at the table's peak hour.
+// Wind follows a daily cosine cycle around its monthly mean, peaking at the table's peak hour; gusts
+// are the mean times NORM_GUST_FACTOR.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DataCredit } from "../attribution.js";
@@ -37,6 +38,15 @@ export function climatologyCredit(table: ClimatologyTable, regionName: string): 
     license: "Compiled from published sources; see each source",
   };
 }
+
+/**
+ * Gusts in the norms: the hour's mean wind times one documented gust factor, not per-region guesses
+ * (those averaged 1.7–2.4, which is gusty inland air, not sea air). Over open water the peak gust
+ * within an hour runs about 1.3–1.5 times the mean (WMO/TD-No. 1555, Harper, Kepert & Ginger 2010,
+ * "Guidelines for converting between various wind averaging periods", at-sea and off-sea
+ * exposures); 1.4 is the middle of that range.
+ */
+export const NORM_GUST_FACTOR = 1.4;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -115,9 +125,8 @@ export class ClimatologySource implements Source {
       const meanKt = scalar((x) => x.wind.speed_kt);
       const range = scalar((x) => x.wind.diurnal_range_kt);
       const speed = Math.max(0, meanKt + (range / 2) * Math.cos((2 * Math.PI * (localHour - m.wind.peak_hour)) / 24));
-      const gustRatio = m.wind.speed_kt > 0 ? m.wind.gust_kt / m.wind.speed_kt : 1.4;
       v.wind_speed_kt[h] = speed;
-      v.wind_gust_kt[h] = speed * gustRatio;
+      v.wind_gust_kt[h] = speed * NORM_GUST_FACTOR;
       v.wind_from_deg[h] = m.wind.from_deg;
       v.precip_mm[h] = scalar((x) => x.rain_mm) / DAYS_IN_MONTH[month]! / 24;
       v.cloud_pct[h] = scalar((x) => x.cloud_pct);

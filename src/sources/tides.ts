@@ -120,19 +120,95 @@ export class HarmonicTideSource implements TideSource {
     if (!events) {
       let p = this.#predictors.get(stationId);
       if (!p) {
-        p = useStation(st);
+        // The reference curve: a subordinate station carries its reference station's constants
+        // and datums, and its own NOAA offsets are applied to the reference's extremes below.
+        p = useStation({ ...st, offsets: undefined });
         this.#predictors.set(stationId, p);
       }
       const lo = k * STEP_MS;
       const hi = (k + 1) * STEP_MS;
-      const { extremes } = p.getExtremesPrediction({ start: new Date(lo - DAY_MS), end: new Date(hi + DAY_MS), datum: "MLLW", units: "feet" });
-      events = extremes
-        .filter((e) => e.time.getTime() >= lo && e.time.getTime() < hi)
-        .map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level }));
+      const predictor = p;
+      const curve = (from: Date, to: Date) =>
+        predictor.getTimelinePrediction({ start: from, end: to, datum: "MLLW", units: "feet", timeFidelity: 60 }).timeline;
+      const { extremes } = predictor.getExtremesPrediction({ start: new Date(lo - DAY_MS), end: new Date(hi + DAY_MS), datum: "MLLW", units: "feet" });
+      const reference = alternateExtremes(
+        extremes.map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level })),
+        curve,
+      );
+      events = applySubordinateOffsets(reference, st.offsets)
+        .filter((e) => e.time.getTime() >= lo && e.time.getTime() < hi);
       this.#windows.set(key, events);
     }
     return events;
   }
+}
+
+/** NOAA's subordinate-station corrections: a time shift per high/low and a height ratio or fixed offset. */
+export interface SubordinateOffsets {
+  reference?: string;
+  time?: { high?: number; low?: number };
+  height?: { high?: number; low?: number; type?: "ratio" | "fixed" | string };
+}
+
+const FT_PER_M = 3.2808399;
+
+/**
+ * A subordinate station's high and low waters from its reference station's, the way NOAA publishes
+ * them: each high (low) moved by the station's high (low) time difference in minutes, and its height
+ * (feet above MLLW) multiplied by the height ratio, or shifted by a fixed difference given in metres.
+ * Because highs and lows move by different amounts, a tiny stand can swap order; runs of one type
+ * are then merged so the table still alternates.
+ */
+export function applySubordinateOffsets(reference: readonly TideEvent[], offsets: SubordinateOffsets | undefined): TideEvent[] {
+  if (!offsets) return [...reference];
+  const fixed = offsets.height?.type === "fixed";
+  const moved = reference.map((e): TideEvent => {
+    const minutes = (e.type === "high" ? offsets.time?.high : offsets.time?.low) ?? 0;
+    const adj = (e.type === "high" ? offsets.height?.high : offsets.height?.low) ?? (fixed ? 0 : 1);
+    return {
+      type: e.type,
+      time: new Date(e.time.getTime() + minutes * 60_000),
+      heightFt: fixed ? e.heightFt + adj * FT_PER_M : e.heightFt * adj,
+    };
+  });
+  moved.sort((a, b) => a.time.getTime() - b.time.getTime());
+  return mergeRuns(moved);
+}
+
+/**
+ * High and low waters that strictly alternate. The predictor drops an extreme whose rise or fall is
+ * under a centimetre (a "stand", common in Hawaiʻi's mixed tides), which leaves two highs or two
+ * lows in a row; the missing low (high) between them is put back from the curve itself, sampled
+ * each minute, so heights read off the table rise and fall with the water.
+ */
+export function alternateExtremes(events: readonly TideEvent[], curve: (from: Date, to: Date) => readonly { time: Date; level: number }[]): TideEvent[] {
+  const out: TideEvent[] = [];
+  for (const e of events) {
+    const prev = out[out.length - 1];
+    if (prev && prev.type === e.type && e.time.getTime() - prev.time.getTime() > 2 * 60_000) {
+      const samples = curve(prev.time, e.time).slice(1, -1);
+      const pick = samples.reduce<{ time: Date; level: number } | null>(
+        (best, s) => (best === null || (e.type === "high" ? s.level < best.level : s.level > best.level) ? s : best),
+        null,
+      );
+      if (pick) out.push({ type: e.type === "high" ? "low" : "high", time: pick.time, heightFt: pick.level });
+    }
+    out.push(e);
+  }
+  return mergeRuns(out);
+}
+
+/** Collapses each run of same-type events to its most extreme member. */
+function mergeRuns(events: readonly TideEvent[]): TideEvent[] {
+  const out: TideEvent[] = [];
+  for (const e of events) {
+    const prev = out[out.length - 1];
+    if (prev && prev.type === e.type) {
+      const keep = e.type === "high" ? e.heightFt > prev.heightFt : e.heightFt < prev.heightFt;
+      if (keep) out[out.length - 1] = e;
+    } else out.push(e);
+  }
+  return out;
 }
 
 /**

@@ -1,0 +1,123 @@
+// Replayed MCP tool calls: the SDK's response bytes for a 2026-07-28 tools/call, kept per question
+// and served again (with the caller's own id) while the answer behind them is still the valid one.
+//
+// A replay must be exactly what the SDK would have answered, so:
+// - it is only tried for a request the SDK's own classifier accepts as a modern tools/call (its
+//   JSON-RPC shape and id rules, its envelope and header cross-checks: an id of 1.5 or 1e999, a
+//   malformed `_meta`, a header naming another method all go to the SDK, which refuses them);
+// - it is keyed by an allow-list of what reaches the SDK's answer: the protocol revision, the
+//   standard MCP headers and the Accept and Content-Type headers (which pick and gate the response
+//   format), the tool, and the canonical arguments (the answer cache's key). Anything else a
+//   client or proxy adds (trace ids, forwarding headers, `_meta` client details) neither misses a
+//   replay nor stores another copy;
+// - it is stored only for an answer with a current data version (one the answer cache keeps), and
+//   served only while that answer is current, so a call never outlives the data REST would use;
+// - the cache bound counts everything a replay holds: its bytes and headers, and the answer it
+//   keeps alive (body, parsed value and Markdown), whether or not the answer cache still holds it.
+import type { IncomingMessage } from "node:http";
+import { classifyInboundRequest } from "@modelcontextprotocol/server";
+import { LRUCache } from "lru-cache";
+import { AnswerCache, canonicalArgs, type CachedAnswer } from "../answer-cache.js";
+import type { Operation } from "../metering/meter.js";
+import type { Raw } from "../params.js";
+import { TOOLS } from "./server.js";
+
+/** Bytes of replays kept per instance (measured against their full size, see `replaySize`). */
+export const REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Request headers that decide whether and how the SDK answers; nothing else is part of a replay's key. */
+const KEYED_HEADERS = ["mcp-protocol-version", "mcp-method", "mcp-name", "accept", "content-type"] as const;
+
+export interface Replay {
+  op: Operation;
+  /** The answer the response was built from: the replay is valid while that answer is current. */
+  answer: CachedAnswer<unknown>;
+  status: number;
+  /** The SDK's response headers as a flat name/value list. */
+  headers: string[];
+  /** The response up to the echoed id (`…,"id":`); the caller's id and `}` complete it. */
+  prefix: Buffer;
+}
+
+/** A tools/call for one of our tools that the SDK itself would accept, ready to be replayed or recorded. */
+export interface ReplayableCall {
+  id: string | number;
+  op: Operation;
+  args: Record<string, Raw>;
+  key: string;
+}
+
+const OPERATION_OF = new Map(TOOLS.map((t) => [t.name, t.operation]));
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name];
+  return v === undefined ? undefined : Array.isArray(v) ? v.join(", ") : v;
+};
+
+/** The call when `body` is a modern tools/call of one of our tools the SDK accepts; else null (the SDK answers). */
+export function replayableCall(req: IncomingMessage, body: unknown): ReplayableCall | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body) || (body as { method?: unknown }).method !== "tools/call") return null;
+  const route = classifyInboundRequest({
+    httpMethod: req.method ?? "POST",
+    protocolVersionHeader: header(req, "mcp-protocol-version"),
+    mcpMethodHeader: header(req, "mcp-method"),
+    mcpNameHeader: header(req, "mcp-name"),
+    body,
+  });
+  if (route.kind !== "modern" || route.messageKind !== "request") return null;
+  const { id, params } = route.message;
+  const name = params?.name;
+  const args = params?.arguments ?? {};
+  const op = typeof name === "string" ? OPERATION_OF.get(name) : undefined;
+  if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
+  const canonical = canonicalArgs(args as Record<string, unknown>);
+  const envelope = [route.classification.revision ?? null, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
+  return { id, op, args: canonical as Record<string, Raw>, key: `${JSON.stringify(envelope)}\n${AnswerCache.key(op, canonical)}` };
+}
+
+/** Everything a replay keeps alive, in bytes (strings at two bytes a character, as V8 may hold them). */
+function replaySize(r: Replay, key: string): number {
+  let headers = 0;
+  for (const h of r.headers) headers += h.length * 2;
+  const answer = r.answer.body.length * 3 + (r.answer.markdown?.length ?? 0) * 2;
+  return key.length * 2 + r.prefix.length + headers + answer + 512;
+}
+
+export class ReplayCache {
+  readonly #entries = new LRUCache<string, Replay>({ maxSize: REPLAY_CACHE_BYTES, sizeCalculation: (r, key) => replaySize(r, key) });
+  readonly #isCurrent: (answer: CachedAnswer<unknown>) => boolean;
+
+  constructor(isCurrent: (answer: CachedAnswer<unknown>) => boolean) {
+    this.#isCurrent = isCurrent;
+  }
+
+  /** The stored response for the call while its answer is current. */
+  get(call: ReplayableCall): Replay | undefined {
+    const r = this.#entries.get(call.key);
+    if (r && this.#isCurrent(r.answer)) return r;
+    if (r) this.#entries.delete(call.key);
+    return undefined;
+  }
+
+  /**
+   * Keeps the SDK's successful JSON response to `call`, answered from `answer`, when that answer is
+   * current (has a data version) and the bytes end with the call's id as the SDK echoes it.
+   */
+  record(call: ReplayableCall, answer: CachedAnswer<unknown>, response: { status: number; headers: Iterable<[string, string]> }, bytes: Buffer): void {
+    if (response.status !== 200 || !this.#isCurrent(answer)) return;
+    const id = Buffer.from(`${JSON.stringify(call.id)}}`);
+    const idAt = bytes.length - id.length;
+    if (idAt <= 5 || bytes.subarray(idAt - 5, idAt).toString("latin1") !== '"id":' || !bytes.subarray(idAt).equals(id)) return;
+    const headers = [...response.headers].filter(([k]) => k !== "content-length").flat();
+    this.#entries.set(call.key, { op: call.op, answer, status: response.status, headers, prefix: bytes.subarray(0, idAt) });
+  }
+
+  /** Bytes held, as the bound counts them. */
+  get calculatedSize(): number {
+    return this.#entries.calculatedSize;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
