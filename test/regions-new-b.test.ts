@@ -1,4 +1,4 @@
-// The regions added for worldwide coverage (Grand Cayman, …), through the real HTTP server: each
+// The regions added for worldwide coverage (Grand Cayman, Cairns and Port Douglas, …), through the real HTTP server: each
 // answers conditions offline from its seasonal norms and live from the stub upstreams, spearfishing
 // closures exclude the right spots, and a point across an ocean names the right nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { startService, type TestService } from "./helpers/service.js";
 /** One representative spot per new region, with its tide station and IANA zone. */
 const NEW_REGIONS = [
   { region: "ky-gc-grand-cayman", spot: "kittiwake", station: "noaa/TEC4707", timezone: "America/Cayman" },
+  { region: "au-qld-cairns", spot: "michaelmas-cay", station: "ticon/cairns-59060-aus-bom", timezone: "Australia/Brisbane" },
 ] as const;
 
 let svc: TestService;
@@ -42,7 +43,7 @@ describe("the published catalogue", () => {
         const r = body.regions.find((x) => x.id === n.region);
         expect(r, n.region).toBeDefined();
         expect(r!.decision_support).toBe("conditions_only");
-        expect(r!.spot_count).toBeGreaterThanOrEqual(8);
+        expect(r!.spot_count).toBeGreaterThanOrEqual(7);
         expect(r!.spots.map((s) => s.id)).toContain(n.spot);
       }
     } finally {
@@ -96,6 +97,23 @@ describe("spearfishing closures in the new regions", () => {
   });
 });
 
+describe("spearfishing in the Great Barrier Reef Marine Park", () => {
+  it("excludes the Low Isles and Milln Reef green zones and flags the zoning on every other pick", async () => {
+    const body = await rec("activity=spearfish&region=au-qld-cairns&limit=5");
+    const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(["low-isles", "milln-reef"]);
+    expect(closed.find((e) => e.spot.id === "low-isles")!.areas).toEqual(["Low Isles Marine National Park (green) Zone"]);
+    expect(closed.find((e) => e.spot.id === "milln-reef")!.areas).toEqual(["Milln Reef Marine National Park (green) Zone"]);
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      expect(["low-isles", "milln-reef"]).not.toContain(p.spot.id);
+      const zoning = p.caveats.find((c) => c.code === "regulated_area" && /Great Barrier Reef Marine Park/.test(c.message));
+      expect(zoning, p.spot.id).toBeDefined();
+      expect(zoning!.message).toMatch(/never with scuba/);
+    }
+  });
+});
+
 describe("not_covered across an ocean", () => {
   it("names Grand Cayman's easternmost spot for a point in the sea south of Jamaica", async () => {
     const body = await rec("activity=snorkel&lat=17.5&lon=-77.0");
@@ -104,5 +122,14 @@ describe("not_covered across an ocean", () => {
     // ~4.1° of longitude and ~1.8° of latitude away: about 470 km.
     expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(430);
     expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(510);
+  });
+
+  it("names Opal Reef, the northernmost Cairns spot, for a point off Port Moresby across the Coral Sea", async () => {
+    const body = await rec("activity=snorkel&lat=-9.6&lon=147.0");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "opal-reef" }, region: { id: "au-qld-cairns" } });
+    // ~6.6° of latitude south and ~1.1° of longitude west: about 745 km.
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(700);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(790);
   });
 });
