@@ -6,15 +6,19 @@
 //   npm run bench [-- --rounds 3 --duration 5 --connections 10] [-- --update-doc]
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent, createServer, request } from "node:http";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Resvg } from "@resvg/resvg-js";
 import autocannon from "autocannon";
 import satori from "satori";
+import type { AddressInfo } from "node:net";
+import { startStubUpstreams } from "../scripts/stub/upstreams.js";
 import { spotDay } from "../src/cards/spot-day.js";
-import { FixedClock } from "../src/clock.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import { FixedClock, systemClock } from "../src/clock.js";
+import { createApp } from "../src/http/app.js";
 import { loadConfig } from "../src/config.js";
 import { createContext } from "../src/context.js";
 import { CARD_HEIGHT, CARD_WIDTH } from "../src/limits.js";
@@ -24,6 +28,7 @@ import { cardElement, cardImageModel, CardImages } from "../src/share/card-image
 import { loadCardFonts } from "../src/share/fonts.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { freePort } from "../test/helpers/ports.js";
+import { abuseReport, abuseSection } from "./abuse.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -31,8 +36,42 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     "update-doc": { type: "boolean", default: false },
+    /** "all" (default) or "abuse": only the abuse section. */
+    section: { type: "string", default: "all" },
+    "spray-s": { type: "string", default: "20" },
+    addresses: { type: "string", default: "1000000" },
+    sockets: { type: "string", default: "20000" },
   },
 });
+
+/** Replaces the text between two markers of BENCHMARKS.md. */
+function updateDoc(marker: string, table: string): void {
+  const doc = join(PROJECT_ROOT, "BENCHMARKS.md");
+  const text = readFileSync(doc, "utf8");
+  const start = `<!-- ${marker}:start -->`;
+  const end = `<!-- ${marker}:end -->`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`BENCHMARKS.md has no ${marker} markers`);
+  writeFileSync(doc, `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`);
+  console.log(`BENCHMARKS.md ${marker} updated`);
+}
+
+/** The abuse section (bench/abuse.ts): its own process per attack, its own table. */
+async function runAbuse(): Promise<void> {
+  console.log("abuse section");
+  const result = await abuseSection({ sprayS: Number(args["spray-s"]), addresses: Number(args.addresses), sockets: Number(args.sockets) });
+  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(PROJECT_ROOT, "bench/results/abuse.json"), `${JSON.stringify(result, null, 2)}\n`);
+  const table = abuseReport(result);
+  console.log(`\n${table}\n`);
+  if (args["update-doc"]) updateDoc("abuse", table);
+}
+
+if (args.section === "abuse") {
+  await runAbuse();
+  process.exit(0);
+}
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
@@ -428,7 +467,53 @@ async function coldRecommendations(warm: boolean, iterations = 25) {
   return { spots, p50: median(times), p90: pct(times, 0.9) };
 }
 
+/**
+ * Live mode against the upstream emulator at its real latency and limits (Open-Meteo 150–400 ms per
+ * answer, one request at a time; CO-OPS 200–600 ms; ERDDAP 8–18 s): from a cold start, the time to
+ * the first live answer for one region, for every region asked at once, and to the first answer whose
+ * visibility the satellite shaped (ERDDAP is fetched behind callers, never waited on).
+ */
+async function coldStartLive() {
+  const run = async (spots: string[], until: (b: { data_quality: { freshness: string | null; visibility_source: string | null } }) => boolean) => {
+    const stub = await startStubUpstreams({ scenario: "calm", now: () => new Date() });
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "live", LOG_LEVEL: "silent", ...stub.env, RATE_LIMIT_FACTS_PER_HOUR: "0", RATE_LIMIT_FACTS_PER_DAY: "0", RATE_LIMIT_SPOTS_PER_HOUR: "0", RATE_LIMIT_SPOTS_PER_DAY: "0", RATE_LIMIT_DECISIONS_BURST: "0" });
+    const ctx = createContext({ config, clock: systemClock, log: createLogger("silent") });
+    server.on("request", createApp(ctx));
+    const t0 = performance.now();
+    const ask = async (spot: string): Promise<number> => {
+      for (;;) {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/conditions?spot=${spot}`);
+        const body = (await res.json()) as { data_quality: { freshness: string | null; visibility_source: string | null } };
+        if (res.status === 200 && until(body)) return performance.now() - t0;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+    const times = await Promise.all(spots.map(ask));
+    await ctx.upstreams?.settled();
+    server.closeAllConnections();
+    server.close();
+    await ctx.close();
+    await stub.close();
+    return Math.max(...times);
+  };
+  const catalog = Catalog.load();
+  const one = catalog.region(REGION)!.spots[0]!.id;
+  const everyRegion = catalog.regions.map((r) => r.spots[0]!.id);
+  const isLive = (b: { data_quality: { freshness: string | null } }) => b.data_quality.freshness === "live";
+  return {
+    regions: everyRegion.length,
+    oneRegionMs: round(await run([one], isLive), 0),
+    allRegionsMs: round(await run(everyRegion, isLive), 0),
+    firstSatelliteMs: round(await run([one], (b) => isLive(b) && b.data_quality.visibility_source === "satellite"), 0),
+  };
+}
+
 mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+console.log("cold start against the upstream emulator (real latency)");
+const liveCold = await coldStartLive();
 type Cold = Awaited<ReturnType<typeof coldRecommendations>>;
 const rounds: { http: Awaited<ReturnType<typeof httpRound>>; image: Awaited<ReturnType<typeof coldImage>>; cold: Cold; coldNoWarmUp: Cold }[] = [];
 for (let r = 0; r < ROUNDS; r++) {
@@ -478,6 +563,7 @@ const summary = {
   peakRssMbBeforeImages: round(Math.max(...rounds.map((r) => r.http.peakRssMbBeforeImages)), 0),
   firstAnswerMs: round(median(rounds.map((r) => r.http.firstAnswerMs)), 0),
   firstImageMs: round(median(rounds.map((r) => r.http.firstImageMs)), 0),
+  liveCold,
 };
 writeFileSync(join(PROJECT_ROOT, "bench/results/latest.json"), `${JSON.stringify({ summary, rounds }, null, 2)}\n`);
 
@@ -526,6 +612,9 @@ function report(x: Summary): string {
     `| First decision after ready (a question not asked before) | ${x.firstDecision.firstMs} ms | the next ones ${x.firstDecision.restMs} ms | ${(x.firstDecision.firstMs / x.firstDecision.restMs).toFixed(2)} | — | |`,
     `| RSS after a mixed workload of ${x.mixed.calls} REST and MCP calls (every spot, region, activity) | ${x.mixed.rssMbAfter} MB | | | ≤ 150 MB | ${verdict(x.mixed.rssMbAfter <= 150)} |`,
     `| RSS idle / after API, MCP and one PNG, node flags as \`npm start\` (${x.sourceMaps.chosen} \`--enable-source-maps\`) | ${x.sourceMaps[x.sourceMaps.chosen as "with" | "without"].idleMb} / ${x.sourceMaps[x.sourceMaps.chosen as "with" | "without"].loadedMb} MB | with source maps ${x.sourceMaps.with.idleMb} / ${x.sourceMaps.with.loadedMb} MB | | — | |`,
+    `| Live, cold start to first live answer, one region (upstream emulator, real latency) | ${x.liveCold.oneRegionMs} ms | | | — | |`,
+    `| … every region (${x.liveCold.regions}) asked at once, one Open-Meteo request at a time | ${x.liveCold.allRegionsMs} ms | | | — | |`,
+    `| … first answer whose visibility the satellite shaped (ERDDAP 8–18 s, fetched behind callers) | ${x.liveCold.firstSatelliteMs} ms | | | — | |`,
   ];
   return lines.join("\n");
 }
@@ -533,14 +622,5 @@ function report(x: Summary): string {
 const table = report(summary);
 console.log(`\n${table}\n`);
 // --update-doc: replace the results section of BENCHMARKS.md (between its markers) with this run.
-if (args["update-doc"]) {
-  const doc = join(PROJECT_ROOT, "BENCHMARKS.md");
-  const text = readFileSync(doc, "utf8");
-  const start = "<!-- results:start -->";
-  const end = "<!-- results:end -->";
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error("BENCHMARKS.md has no results markers");
-  writeFileSync(doc, `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`);
-  console.log("BENCHMARKS.md updated");
-}
+if (args["update-doc"]) updateDoc("results", table);
+await runAbuse();

@@ -1,5 +1,5 @@
 // `npm run budget`: the upstream call budget for the whole catalogue (from the adapters' own query
-// plans), then the same numbers measured against the stub upstreams, and the latency a cache miss
+// plans), then the same numbers measured against the upstream emulator, and the latency a cache miss
 // adds (first request in a region vs. a neighbour whose upstream answers are already cached).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,13 +14,14 @@ import { startStubUpstreams } from "./stub/upstreams.js";
 
 const catalog = Catalog.load();
 const b = callBudget(catalog);
-console.log(`Catalogue: ${b.spots} spots in ${b.regions} regions → ${b.queryPoints} Open-Meteo query points (spots snapped to the query grid).`);
+console.log(`Catalogue: ${b.spots} spots in ${b.regions} regions → ${b.queryPoints} Open-Meteo query points (each spot's own coordinates).`);
 console.log(`Worst case, every spot asked about every hour:`);
 console.log(`  Open-Meteo: ${b.perHour.openMeteoRequests} requests/h, ${b.perHour.openMeteoCalls} counted calls/h → ${b.perDay.openMeteoCalls}/day ` + `(${(b.perDay.openMeteoShareOfFreeTier * 100).toFixed(1)} % of the free ${OPEN_METEO_FREE_LIMITS.perDay}/day)`);
-console.log(`  ERDDAP:     ${b.perHour.erddapRequests.min}–${b.perHour.erddapRequests.max} requests/h → ${b.perDay.erddapRequests.min}–${b.perDay.erddapRequests.max}/day`);
+console.log(`  ERDDAP:     ${b.perDay.erddapRequests.min}–${b.perDay.erddapRequests.max} requests/day (at most ${b.perDay.erddapRequests.worst} if it fails all day)`);
 console.log(`  CO-OPS:     ${b.perDay.coopsRequests} requests/day (one per NOAA station)`);
 
-const stub = await startStubUpstreams({ scenario: "calm" });
+// The emulator's real limits with a tenth of its latency, so the measurement takes seconds.
+const stub = await startStubUpstreams({ scenario: "calm", latencyScale: 0.1 });
 const server = createServer();
 await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
 const port = (server.address() as AddressInfo).port;
@@ -50,12 +51,13 @@ for (const region of catalog.regions.slice(1)) {
 }
 for (const s of catalog.spots) await timed(s.id);
 const median = (xs: number[]) => [...xs].sort((a, c) => a - c)[xs.length >> 1]!;
-console.log(`\nMeasured against the stub (${catalog.spots.length} spots in one hour): ${JSON.stringify(stub.calls)}`);
+await ctx.upstreams?.settled();
+console.log(`\nMeasured against the emulator (${catalog.spots.length} spots in one hour): ${JSON.stringify(stub.calls)}, ${stub.openMeteo.counters.weightedCalls} weighted Open-Meteo calls, ${Object.values(stub.openMeteo.counters.refused).reduce((a, c) => a + c, 0)} refused`);
 console.log(`Latency per conditions request, median over ${cold.length} regions:`);
-console.log(`  upstream cache miss (4 upstream calls + build): ${median(cold).toFixed(1)} ms`);
+console.log(`  upstream cache miss (2 Open-Meteo calls one at a time, CO-OPS, build): ${median(cold).toFixed(1)} ms`);
 console.log(`  upstream cache hit, forecast built:             ${median(warm).toFixed(1)} ms`);
 console.log(`  forecast cache hit:                             ${median(hot).toFixed(1)} ms`);
-console.log(`  → a cache miss adds about ${(median(cold) - median(warm)).toFixed(1)} ms against the stub on 127.0.0.1`);
+console.log(`  → a cache miss adds about ${(median(cold) - median(warm)).toFixed(1)} ms against the emulator at a tenth of the real latency`);
 server.closeAllConnections();
 server.close();
 await stub.close();

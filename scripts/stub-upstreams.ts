@@ -1,5 +1,5 @@
-// `npm run stub -- --scenario storm --port 4010`: the stub upstreams on a fixed port, so the service
-// can run in live mode without internet. Prints the environment that points the service at it.
+// `npm run stub -- --scenario storm --port 4010`: the upstream emulator on a fixed port, so the
+// service can run in live mode without internet. Prints the environment that points the service at it.
 import { parseArgs } from "node:util";
 import { SCENARIO_NAMES, SCENARIOS, type ScenarioName } from "./stub/scenarios.js";
 import { FAULT_KINDS, STUB_UPSTREAMS, startStubUpstreams, type FaultKind, type StubUpstream } from "./stub/upstreams.js";
@@ -11,15 +11,20 @@ const { values } = parseArgs({
     host: { type: "string", default: "127.0.0.1" },
     fault: { type: "string", multiple: true, default: [] },
     "delay-ms": { type: "string", default: "0" },
+    "latency-scale": { type: "string", default: "1" },
     help: { type: "boolean", default: false },
   },
 });
 
-const usage = `Usage: npm run stub -- [--scenario NAME] [--port 4010] [--fault UPSTREAM:KIND]... [--delay-ms N]
+const usage = `Usage: npm run stub -- [--scenario NAME] [--port 4010] [--fault UPSTREAM:KIND]... [--delay-ms N] [--latency-scale 1]
+  The emulator behaves like the real services by default: Open-Meteo's free-tier concurrency (1 running,
+  5 queued per client IP) and weighted quotas, ERDDAP's 7- and 11-day lags, 8–18 s answers and 502s,
+  CO-OPS's HTTP-200 errors. --latency-scale 0.1 makes every answer ten times faster; nothing else changes.
   scenarios: ${SCENARIO_NAMES.map((n) => `\n    ${n.padEnd(14)} ${SCENARIOS[n].description}`).join("")}
   upstreams: ${STUB_UPSTREAMS.join(", ")}
   faults:    ${FAULT_KINDS.join(", ")}
-  While running: GET /_stub?scenario=storm&fault=marine:http500 (fault=marine:none clears) changes it.`;
+  While running: GET /_stub?scenario=storm&fault=marine:http500 (fault=marine:none clears) changes it;
+  /_stub?exhaust=daily spends Open-Meteo's daily quota, /_stub?quotas=reset restores it; /_stub shows the counters.`;
 
 if (values.help || !(SCENARIO_NAMES as readonly string[]).includes(values.scenario)) {
   console.log(usage);
@@ -31,6 +36,7 @@ const stub = await startStubUpstreams({
   port: Number(values.port),
   host: values.host,
   delayMs: Number(values["delay-ms"]),
+  latencyScale: Number(values["latency-scale"]),
 });
 for (const f of values.fault) {
   const [upstream, kind] = f.split(":") as [StubUpstream, FaultKind];

@@ -56,6 +56,9 @@ export interface VersionSource {
   versionOf(spotId: string): string | null;
 }
 
+/** A value as written in a key: never throws, whatever the value (an object with a `toString` member included). */
+const keyPart = (v: unknown): string => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v));
+
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class AnswerCache {
@@ -73,7 +76,7 @@ export class AnswerCache {
 
   /** Stable key for an operation and its arguments, however they were written (REST strings or MCP values). */
   static key(op: Operation, args: Record<string, unknown>): string {
-    const entries = Object.entries(canonicalArgs(args)).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)] as const);
+    const entries = Object.entries(canonicalArgs(args)).map(([k, v]) => [k, Array.isArray(v) ? v.map(keyPart) : keyPart(v)] as const);
     return `${op}?${JSON.stringify(entries)}`;
   }
 

@@ -1,5 +1,7 @@
 // Environment → typed configuration, validated once at start-up with messages a person can act on.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { OPEN_METEO_FREE_TIER } from "./limits.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 /** DATA_SOURCE values: live upstreams when reachable with labelled seasonal norms otherwise, live only, or offline only. */
@@ -40,6 +42,14 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$/, "comma-separated ERDDAP dataset ids")
     .default("noaacwNPPVIIRSkd490Daily,noaacwNPPN20S3AkdSCIDINEOF2kmDaily"),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(8000),
+  /** ERDDAP griddap answers take 8–18 s: its own, longer timeout. */
+  ERDDAP_TIMEOUT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
+  /** Open-Meteo requests running at once (free tier: 1 per client IP; raise it for a commercial key). */
+  OPEN_METEO_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(OPEN_METEO_FREE_TIER.concurrency),
+  /** Open-Meteo weighted calls per UTC minute, hour and day (free tier: 600, 5,000, 10,000). */
+  OPEN_METEO_CALLS_PER_MINUTE: Count.default(OPEN_METEO_FREE_TIER.perMinute),
+  OPEN_METEO_CALLS_PER_HOUR: Count.default(OPEN_METEO_FREE_TIER.perHour),
+  OPEN_METEO_CALLS_PER_DAY: Count.default(OPEN_METEO_FREE_TIER.perDay),
   /** Consecutive failures that open an upstream's circuit breaker. */
   BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
   /** Seconds an open breaker waits before letting one probe call through. */
@@ -53,9 +63,21 @@ const EnvSchema = z.object({
   RATE_LIMIT_SPOTS_PER_DAY: Count.default(100),
   RATE_LIMIT_DECISIONS_BURST: Count.default(20),
   RATE_LIMIT_DECISIONS_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Fresh renders (share images and pages not in cache) per caller per hour; cache hits are free. */
+  RATE_LIMIT_RENDERS_PER_HOUR: Count.default(120),
+  /** Failed key attempts (unknown or revoked keys) per address per 15 minutes. */
+  RATE_LIMIT_FAILED_KEYS: Count.default(20),
+  /** Callers whose counters this instance keeps in memory; the least recently seen are forgotten first. */
+  RATE_LIMIT_MAX_CALLERS: z.coerce.number().int().min(100).max(10_000_000).default(50_000),
+  /** Share images drawn at once (default: one per core but one, at least 1) and how many may wait. */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
+  /** Open connections in total and from one address (IPv6: one /64); keep-alive shortens under pressure. */
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(256),
   /** Cap multiplier for user-triggered AI fetchers, which share a few addresses among many people. */
   AI_FETCHER_MULTIPLIER: z.coerce.number().min(1).max(1000).default(10),
-  /** Honour X-Forwarded-For: "true", a hop count, or Express trust-proxy addresses/subnets. */
+  /** Honour X-Forwarded-For: a hop count, or trusted proxy addresses/subnets ("true" is refused). */
   TRUST_PROXY: z.string().min(1).default("false"),
   /** Counters (and the keyed allotments) in Redis, shared by every instance; memory when unset. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -87,8 +109,12 @@ export interface Config {
   mcpAllowedOrigins: string[];
   upstreams: UpstreamConfig;
   rateLimits: RateLimitConfig;
+  /** Renders at once and renders waiting (share images, pages). */
+  render: { concurrency: number; queue: number };
+  /** Connection caps (src/http/server-hooks.ts). */
+  connections: { max: number; perIp: number };
   /** Express "trust proxy" setting (false: the socket address is the caller). */
-  trustProxy: boolean | number | string;
+  trustProxy: false | number | string;
   redisUrl: string | null;
   auth: { mode: "open" | "metered"; keysFile: string | null; upgradeUrl: string };
 }
@@ -101,6 +127,10 @@ export interface RateLimitConfig {
   spotsPerDay: number;
   decisionsBurst: number;
   decisionsWindowS: number;
+  rendersPerHour: number;
+  failedKeys: number;
+  /** Callers kept in memory per instance (least recently seen evicted first). */
+  maxCallers: number;
   aiFetcherMultiplier: number;
 }
 
@@ -113,6 +143,9 @@ export interface UpstreamConfig {
   erddapUrl: string;
   kd490Datasets: string[];
   timeoutMs: number;
+  erddapTimeoutMs: number;
+  /** Open-Meteo requests at once, and weighted calls per window (0 = no cap). */
+  openMeteo: { concurrency: number; perMinute: number; perHour: number; perDay: number };
   breakerFailures: number;
   breakerCooldownMs: number;
   cacheBytes: number;
@@ -125,9 +158,18 @@ const list = (s: string | undefined) =>
     .map((x) => x.trim().toLowerCase())
     .filter(Boolean);
 
-function parseTrustProxy(v: string): boolean | number | string {
-  if (v === "false") return false;
-  if (v === "true") return true;
+/**
+ * TRUST_PROXY: "false", a hop count, or trusted proxy addresses/subnets. "true" would trust every
+ * hop, so the client-chosen leftmost X-Forwarded-For address would be the caller and each made-up
+ * address a fresh budget: it is refused.
+ */
+function parseTrustProxy(v: string): false | number | string {
+  if (v === "false" || v === "0") return false;
+  if (v === "true") {
+    throw new ConfigError(
+      'Invalid configuration:\n  TRUST_PROXY="true" would let any client choose its address with X-Forwarded-For. Give the number of proxies in front of the service (e.g. TRUST_PROXY=1) or their addresses/subnets (e.g. TRUST_PROXY="loopback, 10.0.0.0/8").',
+    );
+  }
   return /^\d+$/.test(v) ? Number(v) : v;
 }
 
@@ -173,6 +215,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       erddapUrl: e.ERDDAP_URL.replace(/\/+$/, ""),
       kd490Datasets: e.ERDDAP_KD490_DATASETS.split(","),
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      erddapTimeoutMs: e.ERDDAP_TIMEOUT_MS,
+      openMeteo: { concurrency: e.OPEN_METEO_CONCURRENCY, perMinute: e.OPEN_METEO_CALLS_PER_MINUTE, perHour: e.OPEN_METEO_CALLS_PER_HOUR, perDay: e.OPEN_METEO_CALLS_PER_DAY },
       breakerFailures: e.BREAKER_FAILURES,
       breakerCooldownMs: Math.round(e.BREAKER_COOLDOWN_S * 1000),
       cacheBytes: Math.round(e.UPSTREAM_CACHE_MB * 1024 * 1024),
@@ -184,8 +228,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       spotsPerDay: e.RATE_LIMIT_SPOTS_PER_DAY,
       decisionsBurst: e.RATE_LIMIT_DECISIONS_BURST,
       decisionsWindowS: e.RATE_LIMIT_DECISIONS_WINDOW_S,
+      rendersPerHour: e.RATE_LIMIT_RENDERS_PER_HOUR,
+      failedKeys: e.RATE_LIMIT_FAILED_KEYS,
+      maxCallers: e.RATE_LIMIT_MAX_CALLERS,
       aiFetcherMultiplier: e.AI_FETCHER_MULTIPLIER,
     },
+    // One core is left to the thread that answers requests (one worker on a 1- or 2-core machine).
+    render: { concurrency: e.RENDER_CONCURRENCY ?? Math.max(1, availableParallelism() - 1), queue: e.RENDER_QUEUE },
+    connections: { max: e.MAX_CONNECTIONS, perIp: e.MAX_CONNECTIONS_PER_IP },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL ?? null,
     auth: { mode: e.AUTH_MODE, keysFile: e.API_KEYS_FILE ?? null, upgradeUrl: e.UPGRADE_URL ?? `${publicBaseUrl}/docs#keys` },

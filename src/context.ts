@@ -8,6 +8,7 @@ import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import { ForecastService } from "./forecast/service.js";
 import { CardImages } from "./share/card-image.js";
+import { RenderPool } from "./share/render-pool.js";
 import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
@@ -128,6 +129,9 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
   const keys = opts.config.auth.mode === "metered" && opts.config.auth.keysFile ? KeyRegistry.load(opts.config.auth.keysFile) : null;
   const meter = new Meter({ config: opts.config, keys, catalog, clock: opts.clock, redis });
+  if (opts.config.auth.mode === "metered" && !redis) {
+    opts.log.warn("AUTH_MODE=metered without REDIS_URL: key allotments are counted in this process's memory and start again from zero on every restart");
+  }
   const ctx: ServiceContext = {
     config: opts.config,
     clock: opts.clock,
@@ -138,7 +142,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     regulations,
     upstreams,
     log: opts.log,
-    cardImages: opts.cardImages ?? new CardImages(),
+    cardImages: opts.cardImages ?? new CardImages({ renderer: new RenderPool(opts.config.render) }),
     meter,
     answers: new AnswerCache(opts.clock, forecasts, catalog),
     redis,
@@ -156,6 +160,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     },
     async close() {
       upstreams?.stop();
+      await ctx.cardImages.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -13,13 +13,15 @@ export const ERROR_CODES = {
   invalid_limit: { status: 400, title: "invalid limit" },
   invalid_radius: { status: 400, title: "invalid radius" },
   one_spot_per_request: { status: 400, title: "one spot per request" },
+  // Not an operation code: route-level refusals (an unreadable request or address) and, for MCP
+  // tools, arguments the tool does not take or of the wrong JSON type. Operation parameters
+  // always get their own code from the spec's table (see PARAMETER_CODES in params.ts).
   invalid_parameter: { status: 400, title: "invalid parameter" },
   invalid_key: { status: 401, title: "invalid key" },
   key_revoked: { status: 401, title: "key revoked" },
   key_required: { status: 401, title: "key required" },
   free_allotment_exhausted: { status: 402, title: "free allotment exhausted" },
   unknown_spot: { status: 404, title: "unknown spot" },
-  unknown_region: { status: 404, title: "unknown region" },
   no_spot_nearby: { status: 404, title: "no spot nearby" },
   not_found: { status: 404, title: "not found" },
   method_not_allowed: { status: 405, title: "method not allowed" },

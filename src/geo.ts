@@ -52,3 +52,6 @@ export const round = (v: number, dp: number) => {
   const f = 10 ** dp;
   return Math.round(v * f) / f + 0;
 };
+
+/** Every distance an answer states, in km: one decimal, in fields and in sentences alike. */
+export const roundKm = (km: number) => round(km, 1);

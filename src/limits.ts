@@ -25,6 +25,8 @@ export const REFRESH_MS = 3_600_000;
 export const MAX_QUERY_BYTES = 2048;
 /** Largest JSON-RPC body accepted on POST /mcp, in bytes (tool arguments are small). */
 export const MCP_MAX_BODY_BYTES = 65_536;
+/** Deepest nesting of arrays/objects accepted in a POST /mcp body (tool calls need about 5). */
+export const MCP_MAX_JSON_DEPTH = 64;
 /** Share images kept in memory (PNG bytes); at ~60 KB each this holds several hundred cards. */
 export const CARD_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 /** Share image size (Open Graph's recommended 1.91:1). */
@@ -40,3 +42,8 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
+/**
+ * Open-Meteo's free tier, per client IP: requests running at once, and weighted calls per UTC
+ * minute, hour and day (open-meteo RateLimiter.swift; open-meteo#1493, #1295).
+ */
+export const OPEN_METEO_FREE_TIER = { concurrency: 1, perMinute: 600, perHour: 5_000, perDay: 10_000 } as const;

@@ -7,7 +7,7 @@ import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createContext } from "./context.js";
 import { createApp } from "./http/app.js";
-import { attachClientErrorHandler, createHttpServer } from "./http/server-hooks.js";
+import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
 import { createLogger } from "./logger.js";
 import { createMcpServerFactory } from "./mcp/server.js";
@@ -30,6 +30,7 @@ function serveHttp(config: Config): void {
   ctx.upstreams?.start();
   const server = createHttpServer();
   attachClientErrorHandler(server, ctx);
+  limitConnections(server, ctx.config.connections, ctx.log);
   server.on("request", createApp(ctx));
   // Warming from the first tick: /readyz says `starting` until it is done.
   const started = performance.now();

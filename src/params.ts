@@ -8,15 +8,39 @@ import { isValidDate } from "./time/zone.js";
 
 export type Raw = string | number | readonly unknown[] | undefined | null | unknown;
 
+/**
+ * Each operation parameter's own 400 code (spec section 7): what a repeated or unreadable value of
+ * that parameter is refused with, on REST and MCP alike. A repeated `region` or `q` names more than
+ * one place, so it is `ambiguous_location`; `invalid_parameter` is left for route-level refusals and
+ * for MCP arguments a tool does not take.
+ */
+export const PARAMETER_CODES = {
+  activity: "unknown_activity",
+  region: "ambiguous_location",
+  q: "ambiguous_location",
+  spot: "one_spot_per_request",
+  lat: "invalid_coordinates",
+  lon: "invalid_coordinates",
+  date: "invalid_date",
+  from: "invalid_date",
+  to: "invalid_date",
+  limit: "invalid_limit",
+  radius_km: "invalid_radius",
+} as const satisfies Record<string, ErrorCode>;
+
+export const codeOfParameter = (name: string): ErrorCode => (PARAMETER_CODES as Record<string, ErrorCode>)[name] ?? "invalid_parameter";
+
 function single(name: string, v: Raw, code: ErrorCode): string | number | undefined {
   if (v === undefined || v === null) return undefined;
-  if (Array.isArray(v)) throw new ServiceError(code, `Give \`${name}\` once; it was repeated ${v.length} times.`);
+  if (Array.isArray(v)) {
+    throw new ServiceError(code, v.length > 1 ? `Give \`${name}\` once; it was given ${v.length} times.` : `\`${name}\` must be a single value, not a list.`);
+  }
   if (typeof v === "string" || typeof v === "number") return v;
   throw new ServiceError(code, `\`${name}\` must be a single value.`);
 }
 
-/** A present, non-empty string parameter, or undefined. */
-export function optionalString(name: string, v: Raw, code: ErrorCode = "invalid_parameter"): string | undefined {
+/** A present, non-empty string parameter, or undefined. Refused with the parameter's own code. */
+export function optionalString(name: string, v: Raw, code: ErrorCode = codeOfParameter(name)): string | undefined {
   const s = single(name, v, code);
   if (s === undefined) return undefined;
   const str = String(s).trim();
@@ -77,3 +101,16 @@ export function parseDate(name: string, v: Raw): string | undefined {
 }
 
 export { number as parseNumber };
+
+const isScalar = (v: unknown) => v === null || v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
+/**
+ * Tool arguments are strings, numbers, booleans or lists of them. Anything else (an object such
+ * as {"toString": "snorkel"}) is refused before it reaches a handler or a cache key.
+ */
+export function requireScalarArguments(args: Record<string, unknown>): void {
+  for (const [name, v] of Object.entries(args)) {
+    if (isScalar(v) || (Array.isArray(v) && v.every((x) => isScalar(x)))) continue;
+    throw new ServiceError("invalid_parameter", `${name} must be a string, number or boolean, or a list of them.`);
+  }
+}

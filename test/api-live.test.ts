@@ -20,11 +20,20 @@ const catalog = Catalog.load();
 const live = liveRuns();
 const conditions = (r: LiveRun, qs: string) => r.svc.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
 const climatologyIn = (b: ConditionsJson) => b.sources.filter((s) => s.startsWith("climatology:"));
+/** Asks once, lets the day's satellite answer arrive behind it (nobody waits on ERDDAP), asks again. */
+async function primed(r: LiveRun, qs: string) {
+  await conditions(r, qs);
+  await r.svc.ctx.upstreams!.settled();
+  return conditions(r, qs);
+}
+/** When the emulator's products were observed: 12:00 UTC, 7 (VIIRS) and 11 (gap-filled) days before now. */
+const NRT_OBSERVED = "2026-11-14";
+const GAP_FILLED_OBSERVED = "2026-11-10";
 
 describe("a calm day, live", () => {
   it("comes from the upstreams, says so, and credits each one", async () => {
     const r = await live({ scenario: "calm" });
-    const { status, body } = await conditions(r, "spot=hanauma-bay");
+    const { status, body } = await primed(r, "spot=hanauma-bay");
     expect(status).toBe(200);
     expect(ConditionsSchema.parse(body)).toEqual(body);
     expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast", NRT, "noaa-coops:1612301", "suncalc"]));
@@ -48,20 +57,26 @@ describe("a calm day, live", () => {
     expect(body.tide_events.length).toBeGreaterThan(20);
   });
 
-  it("calls visibility satellite only where the observation is young enough to be used", async () => {
+  it("calls visibility satellite only where the week-old observation still carries weight", async () => {
     const r = await live({ scenario: "calm" });
+    const first = await conditions(r, "spot=hanauma-bay");
+    // The first answer does not wait 8–18 s for ERDDAP: it is a heuristic estimate, and says so.
+    expect(first.status).toBe(200);
+    expect(first.body.data_quality.visibility_source).toBe("heuristic");
+    await r.svc.ctx.upstreams!.settled();
     const { body } = await conditions(r, "spot=hanauma-bay");
-    // The stub's near-real-time product is from yesterday 12:00 UTC.
-    const observedAt = Date.parse("2026-11-20T12:00:00Z");
+    const observedAt = Date.parse(`${NRT_OBSERVED}T12:00:00Z`);
+    let satellite = 0;
     for (const p of body.periods) {
       const mid = (Date.parse(p.start!) + Date.parse(p.end!)) / 2;
       expect(p.visibility_source).toBe((mid - observedAt) / HOUR_MS <= SATELLITE_MAX_AGE_H ? "satellite" : "heuristic");
-      expect(p.why).toMatch(p.visibility_source === "satellite" ? /satellite ocean colour about 1 day\(s\) old/ : /estimated from swell, wind and rain/);
+      if (p.visibility_source === "satellite") satellite++;
+      expect(p.why).toMatch(p.visibility_source === "satellite" ? new RegExp(`satellite ocean colour observed ${NRT_OBSERVED} \\(7 days before this forecast\\)`) : /estimated from swell, wind and rain/);
     }
-    const later = await conditions(r, "spot=hanauma-bay&from=2026-11-25&to=2026-11-26");
-    expect(later.body.data_quality.visibility_source).toBe("heuristic");
-    expect(later.body.sources.some((s) => s.startsWith("erddap:"))).toBe(false);
-    expect(later.body.data_credits.map((c) => c.provider)).not.toContain("NOAA CoastWatch");
+    expect(satellite).toBeGreaterThan(30);
+    expect(satellite).toBeLessThan(body.periods.length);
+    // Past about 13 days of age the observation no longer shapes the number: the week's last night.
+    expect(body.periods.at(-1)!.visibility_source).toBe("heuristic");
   });
 
   it("falls back to harmonic tides for a subordinate id CO-OPS does not serve, and asks only once", async () => {
@@ -97,7 +112,7 @@ describe("big swell", () => {
 describe("storm with rain", () => {
   it("reports the wind, rain-muddied water and the gap-filled satellite view", async () => {
     const r = await live({ scenario: "storm" });
-    const { status, body } = await conditions(r, "spot=hanauma-bay");
+    const { status, body } = await primed(r, "spot=hanauma-bay");
     expect(status).toBe(200);
     expect(body.sources).toContain(GAP_FILLED);
     expect(body.sources).not.toContain(NRT);
@@ -106,23 +121,26 @@ describe("storm with rain", () => {
     expect(first.wind_gust_kt!).toBeGreaterThan(35);
     expect(first.visibility_ft!).toBeLessThan(10);
     expect(first.rating).toMatch(/fair|no-go/);
-    // The gap-filled grid is stored north→south: the adapter learned the order without tripping its breaker.
+    // Both grids are stored north→south: asked in that order, neither is refused.
     expect(r.logs.filter((l) => String(l.msg).includes("circuit"))).toEqual([]);
-    expect(r.stub.requests.filter((q) => q.url.includes("DINEOF")).length).toBe(2);
+    expect(r.stub.requests.filter((q) => q.url.includes("DINEOF")).length).toBe(1);
+    expect(r.stub.erddapStatuses).toEqual({ 200: 2 });
   });
 });
 
 describe("cloud-gapped satellite", () => {
   it("uses the gap-filled product when clouds hide the near-real-time pixels", async () => {
     const r = await live({ scenario: "cloud-gapped" });
-    const { body } = await conditions(r, "spot=hanauma-bay");
+    const { body } = await primed(r, "spot=hanauma-bay");
     expect(body.sources).toContain(GAP_FILLED);
     expect(body.data_quality.visibility_source).toBe("satellite");
-    expect(body.periods[0]!.why).toMatch(/satellite ocean colour about 2 day\(s\) old/);
+    expect(body.periods[0]!.why).toMatch(new RegExp(`satellite ocean colour observed ${GAP_FILLED_OBSERVED} \\(11 days before this forecast\\)`));
+    // Eleven days old, it still shapes today and tomorrow, not the end of the week.
+    expect(body.periods.at(-1)!.visibility_source).toBe("heuristic");
   });
   it("is a heuristic estimate, labelled so, when no product sees the water", async () => {
     const r = await live({ scenario: "cloud-gapped", env: { ERDDAP_KD490_DATASETS: "noaacwNPPVIIRSkd490Daily" } });
-    const { body } = await conditions(r, "spot=hanauma-bay");
+    const { body } = await primed(r, "spot=hanauma-bay");
     expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "live" });
     expect(body.sources.some((s) => s.startsWith("erddap:"))).toBe(false);
     expect(body.data_credits.map((c) => c.provider)).not.toContain("NOAA CoastWatch");
@@ -186,15 +204,18 @@ describe("calls to the upstreams", () => {
     expect(om).toHaveLength(budget.perHour.openMeteoRequests);
     const locations = om.reduce((n, q) => n + new URL(q.url, "http://x").searchParams.get("latitude")!.split(",").length, 0);
     expect(locations).toBe(budget.perHour.openMeteoCalls);
-    expect(r.stub.calls.erddap).toBe(budget.perHour.erddapRequests.min);
+    expect(r.stub.openMeteo.counters.weightedCalls).toBe(budget.perHour.openMeteoCalls);
+    await r.svc.ctx.upstreams!.settled();
+    expect(r.stub.calls.erddap).toBe(budget.perDay.erddapRequests.min);
     expect(r.stub.calls.coops).toBe(budget.perDay.coopsRequests);
 
-    // The next hour: one more call per region and endpoint, no more tide calls.
+    // The next hour: one more call per region and endpoint; tides and satellite are asked once a day.
     r.stub.resetCalls();
     r.svc.clock.advance(HOUR_MS);
     for (const s of catalog.spots) await r.svc.json(`/api/v1/conditions?spot=${s.id}`);
+    await r.svc.ctx.upstreams!.settled();
     const n = catalog.regions.length;
-    expect(r.stub.calls).toEqual({ marine: n, forecast: n, erddap: n, coops: 0 });
+    expect(r.stub.calls).toEqual({ marine: n, forecast: n, erddap: 0, coops: 0 });
   });
 
   it("makes one upstream call for many concurrent requests", async () => {
@@ -202,30 +223,32 @@ describe("calls to the upstreams", () => {
     const oahu = catalog.region("us-hi-oahu")!.spots;
     const same = await Promise.all(Array.from({ length: 12 }, () => conditions(r, "spot=hanauma-bay")));
     expect(same.every((x) => x.status === 200)).toBe(true);
+    await r.svc.ctx.upstreams!.settled();
     expect(r.stub.calls).toMatchObject({ marine: 1, forecast: 1, erddap: 1, coops: 1 });
     r.stub.resetCalls();
     r.svc.clock.advance(HOUR_MS);
     const region = await Promise.all(oahu.map((s) => conditions(r, `spot=${s.id}`)));
     expect(region.every((x) => x.status === 200)).toBe(true);
-    expect(r.stub.calls).toMatchObject({ marine: 1, forecast: 1, erddap: 1 });
+    expect(r.stub.calls).toMatchObject({ marine: 1, forecast: 1, erddap: 0 });
   });
 
   it("refreshes recently asked regions ahead of the hour, so the next hour's request does not wait", async () => {
     const r = await live({ scenario: "calm" });
-    const before = (await conditions(r, "spot=sharks-cove")).body;
-    r.svc.clock.set("2026-11-21T19:30:00Z");
+    const before = (await primed(r, "spot=sharks-cove")).body;
+    r.svc.clock.set("2026-11-21T19:34:00Z");
     expect(await r.svc.ctx.upstreams!.refreshAhead()).toBe(0);
-    r.svc.clock.set("2026-11-21T19:52:00Z");
+    // Each region has its own minute between 25 and 3 minutes before the hour; by then all are due.
+    r.svc.clock.set("2026-11-21T19:57:00Z");
     r.stub.setScenario("big-swell");
-    expect(await r.svc.ctx.upstreams!.refreshAhead()).toBe(3);
-    expect(r.stub.calls).toMatchObject({ marine: 2, forecast: 2, erddap: 2 });
+    expect(await r.svc.ctx.upstreams!.refreshAhead()).toBe(2);
+    expect(r.stub.calls).toMatchObject({ marine: 2, forecast: 2, erddap: 1 });
     // Until the hour turns, the answer is the hour's answer: newer data is promised for 20:00.
     const same = (await conditions(r, "spot=sharks-cove")).body;
     expect(same).toEqual(before);
     expect(new Date(same.next_update_after!).toISOString()).toBe("2026-11-21T20:00:00.000Z");
     r.svc.clock.set("2026-11-21T20:00:10Z");
     const next = (await conditions(r, "spot=sharks-cove")).body;
-    expect(r.stub.calls).toMatchObject({ marine: 2, forecast: 2, erddap: 2 });
+    expect(r.stub.calls).toMatchObject({ marine: 2, forecast: 2, erddap: 1 });
     expect(next.periods[0]!.swell_height_ft!).toBeGreaterThan(before.periods[0]!.swell_height_ft! * 3);
     expect(next.data_quality.freshness).toBe("live");
     // The time of its data, not of the request: fetched ahead at 19:52 for the hour starting 20:00.

@@ -303,7 +303,7 @@ describe("bad requests", () => {
     ["activity=snorkel&region=us-hi-oahu&limit=2.5", 400, "invalid_limit"],
     ["activity=snorkel&region=us-hi-oahu&limit=three", 400, "invalid_limit"],
     ["activity=snorkel&spot=atlantis", 404, "unknown_spot"],
-    ["activity=snorkel&region=xx-yy-atlantis", 404, "unknown_region"],
+    ["activity=snorkel&region=xx-yy-atlantis", 404, "unknown_spot"],
     ["activity=snorkel&region=us-hi-oahu&date=2026-11-28", 422, "outside_horizon"],
     ["activity=snorkel&region=us-hi-oahu&date=2026-11-20", 422, "outside_horizon"],
   ])("?%s → %s %s", async (qs, status, code) => {

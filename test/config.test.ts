@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.js";
 
@@ -20,11 +21,26 @@ describe("configuration", () => {
         erddapUrl: "https://coastwatch.noaa.gov/erddap",
         kd490Datasets: ["noaacwNPPVIIRSkd490Daily", "noaacwNPPN20S3AkdSCIDINEOF2kmDaily"],
         timeoutMs: 8000,
+        erddapTimeoutMs: 30_000,
+        openMeteo: { concurrency: 1, perMinute: 600, perHour: 5000, perDay: 10_000 },
         breakerFailures: 3,
         breakerCooldownMs: 120_000,
         cacheBytes: 32 * 1024 * 1024,
       },
-      rateLimits: { factsPerHour: 300, factsPerDay: 2000, spotsPerHour: 30, spotsPerDay: 100, decisionsBurst: 20, decisionsWindowS: 10, aiFetcherMultiplier: 10 },
+      rateLimits: {
+        factsPerHour: 300,
+        factsPerDay: 2000,
+        spotsPerHour: 30,
+        spotsPerDay: 100,
+        decisionsBurst: 20,
+        decisionsWindowS: 10,
+        rendersPerHour: 120,
+        failedKeys: 20,
+        maxCallers: 50_000,
+        aiFetcherMultiplier: 10,
+      },
+      render: { concurrency: Math.max(1, availableParallelism() - 1), queue: 8 },
+      connections: { max: 10_000, perIp: 256 },
       trustProxy: false,
       redisUrl: null,
       auth: { mode: "open", keysFile: null, upgradeUrl: "http://localhost:3000/docs#keys" },
@@ -53,7 +69,8 @@ describe("configuration", () => {
     expect(c.mcpAllowedOrigins).toEqual(["ocean.example.com", "localhost", "127.0.0.1", "[::1]", "claude.ai"]);
   });
   it("reads the proxy setting and requires a keys file in metered mode", () => {
-    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    // "true" would make the client-chosen leftmost X-Forwarded-For address the caller.
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY="true" would let any client choose its address/);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8" }).trustProxy).toBe("loopback, 10.0.0.0/8");
     expect(() => loadConfig({ AUTH_MODE: "metered" })).toThrow(/API_KEYS_FILE is required/);

@@ -7,7 +7,7 @@
 // that route; every 200 validates against its response schema; no JSON-RPC internal error; every tool
 // error carries a known code. A failure prints the seed and the shrunk counterexample.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
 import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from "../src/errors.js";
 import { MAX_QUERY_BYTES } from "../src/limits.js";
@@ -20,12 +20,15 @@ import { ToolErrorSchema } from "../src/schemas/tool-error.js";
 import { connectClient, type Connected } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";
 
-/** Runs per property (about 5,750 in all). Sized so the file takes well under 40 s on 2 cores. */
+/** Runs per property (about 5,750 in all). Sized so the file takes well under 40 s on 2 quiet cores. */
 const RUNS = { rest: 600, page: 250, card: 250, tool: 400, rawMcp: 400 } as const;
 // Each run draws a fresh seed; a failure prints it. FUZZ_SEED=<seed> replays that run exactly.
 if (process.env.FUZZ_SEED) fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED) });
-/** No single request may take longer than this (a hang fails the run instead of stalling it). */
-const REQUEST_TIMEOUT_MS = 10_000;
+// Each property makes hundreds of requests: on a machine whose cores are busy elsewhere one can take
+// ten times as long as on a quiet one. The limit only stops a hang, it measures nothing.
+vi.setConfig({ testTimeout: 600_000 });
+/** No single request may take longer than this (a hang fails the run instead of stalling it); generous for a busy machine. */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 let svc: TestService;
 let mcp: Connected;

@@ -10,7 +10,9 @@ import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, MCP_MAX_BOD
 import { expectProblem } from "./helpers/problem.js";
 import { startService, type TestService } from "./helpers/service.js";
 
-const FAST: ServerTimeouts = { headersTimeoutMs: 800, requestTimeoutMs: 1500, keepAliveTimeoutMs: 10_000, checkIntervalMs: 100 };
+// Short enough to test in seconds, long enough that a busy machine still serves the other clients
+// well inside them: no assertion below depends on how fast anything runs, only on what happened first.
+const FAST: ServerTimeouts = { headersTimeoutMs: 3000, requestTimeoutMs: 5000, keepAliveTimeoutMs: 20_000, checkIntervalMs: 100 };
 
 let svc: TestService;
 let port: number;
@@ -26,6 +28,10 @@ interface RawAnswer {
   body: string;
   /** Milliseconds from connecting until the server closed the connection. */
   closedAfterMs: number;
+  /** When the server closed the connection (performance.now()). */
+  closedAt: number;
+  /** Whether every part had been written before the server closed the connection. */
+  sentAll: boolean;
 }
 
 /** Writes `parts` to a fresh socket, `gapMs` apart, and reads until the server closes it. */
@@ -43,7 +49,8 @@ function rawExchange(parts: string[], gapMs = 0): Promise<RawAnswer> {
       const [head = "", body = ""] = text.split("\r\n\r\n", 2);
       const [statusLine = "", ...lines] = head.split("\r\n");
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-      resolve({ status: Number(statusLine.split(" ")[1]), headers, body, closedAfterMs: performance.now() - started });
+      const closedAt = performance.now();
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, body, closedAfterMs: closedAt - started, closedAt, sentAll: i >= parts.length });
     });
     let i = 0;
     const next = () => {
@@ -110,44 +117,48 @@ describe("requests Node's parser refuses get a problem, not a reset", () => {
 });
 
 describe("slow clients are cut off without holding up anyone else", () => {
-  /** Normal requests made while slow clients hold connections: each must still be quick. */
+  /**
+   * Normal requests made while slow clients hold connections; resolves with when each was answered.
+   * Not timed: the tests check they were answered before the slow clients were cut off.
+   */
   async function othersMeanwhile(n: number): Promise<number[]> {
-    const times: number[] = [];
+    const answeredAt: number[] = [];
     for (let i = 0; i < n; i++) {
-      const t = performance.now();
       const res = await svc.get("/api/v1/spots?region=us-hi-oahu");
       expect(res.status).toBe(200);
       await res.arrayBuffer();
-      times.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 50));
+      answeredAt.push(performance.now());
     }
-    return times;
+    return answeredAt;
   }
 
   it("headers sent a few bytes at a time → 408 and closed once the headers timeout passes", async () => {
-    const dribble = ["GET /api/v1/spots HTTP/1.1\r\n", ...Array.from({ length: 200 }, (_, i) => `X-${i}: a\r\n`)];
+    // 400 header lines 50 ms apart would take 20 s: far past the headers timeout.
+    const dribble = ["GET /api/v1/spots HTTP/1.1\r\n", ...Array.from({ length: 400 }, (_, i) => `X-${i}: a\r\n`)];
     const slow = Array.from({ length: 20 }, () => rawExchange(dribble, 50));
-    const times = await othersMeanwhile(10);
+    const answeredAt = await othersMeanwhile(3);
     const answers = await Promise.all(slow);
     for (const a of answers) {
       expect(a.status).toBe(408);
       expect(a.headers["connection"]).toBe("close");
-      // Cut off after the timeout (plus at most one check interval), long before it finished sending.
+      // Cut off once the timeout passed, before it finished sending (never early, however busy the machine).
       expect(a.closedAfterMs).toBeGreaterThanOrEqual(FAST.headersTimeoutMs - 50);
-      expect(a.closedAfterMs).toBeLessThan(FAST.headersTimeoutMs + FAST.checkIntervalMs + 700);
+      expect(a.sentAll).toBe(false);
     }
-    expect(Math.max(...times)).toBeLessThan(500);
+    // Everyone else was served while the slow clients still held their connections.
+    expect(Math.max(...answeredAt)).toBeLessThan(Math.min(...answers.map((a) => a.closedAt)));
   });
 
   it("a body sent a byte at a time → 408 once the request timeout passes", async () => {
     const head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n";
-    const slow = rawExchange([head, ...Array.from({ length: 100 }, () => " ")], 50);
-    const times = await othersMeanwhile(5);
+    // 400 bytes 50 ms apart would take 20 s: far past the request timeout.
+    const slow = rawExchange([head, ...Array.from({ length: 400 }, () => " ")], 50);
+    const answeredAt = await othersMeanwhile(3);
     const a = await slow;
     expect(a.status).toBe(408);
     expect(a.closedAfterMs).toBeGreaterThanOrEqual(FAST.requestTimeoutMs - 50);
-    expect(a.closedAfterMs).toBeLessThan(FAST.requestTimeoutMs + FAST.checkIntervalMs + 700);
-    expect(Math.max(...times)).toBeLessThan(500);
+    expect(a.sentAll).toBe(false);
+    expect(Math.max(...answeredAt)).toBeLessThan(a.closedAt);
   });
 
   it("an idle keep-alive connection outlives the headers timeout and is reused", async () => {

@@ -49,6 +49,11 @@ const withKey = (key: string, how: "bearer" | "header" = "bearer"): RequestInit 
 });
 
 describe("keyed decisions over REST", () => {
+  it("says at start-up that allotments kept in memory start again on restart (no REDIS_URL)", () => {
+    const warned = logLines.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => /allotments .* start again from zero on every restart/.test(l.msg));
+    expect(warned?.level).toBe(40);
+  });
+
   it("needs a key for decisions, and says how to send one", async () => {
     const r = await svc.json(REC);
     expectProblem(svc, r.status, r.body, 401, "key_required");

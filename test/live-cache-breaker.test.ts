@@ -8,6 +8,7 @@ import { FixedClock, HOUR_MS } from "../src/clock.js";
 import { CircuitBreaker } from "../src/sources/breaker.js";
 import { UpstreamCache, type UpstreamCacheOptions } from "../src/sources/cache.js";
 import { mergeInputs } from "../src/sources/composite.js";
+import { MemoryUpstreamBudget, UpstreamLane, windowReset } from "../src/sources/scheduler.js";
 import { emptyInputs, type HourlyInputs, type Origin } from "../src/sources/types.js";
 
 function capture() {
@@ -231,5 +232,59 @@ describe("merging sources", () => {
     expect([...m.values.swell2_period_s]).toEqual([Number.NaN, Number.NaN]);
     expect(ids("swell2_height_m")).toEqual(["live", "live"]);
     expect(ids("wind_speed_kt")).toEqual(["clim", "clim"]);
+  });
+});
+
+describe("upstream scheduler lane", () => {
+  const lane = (clock: FixedClock, concurrency = 1, perHour = 100) =>
+    new UpstreamLane("test-upstream", { budget: new MemoryUpstreamBudget(concurrency, [{ id: "hour", limit: perHour }]), clock, log: capture().log });
+
+  it("runs one request at a time and hands the slot to a waiting caller before refresh work", async () => {
+    const l = lane(new FixedClock("2026-11-21T19:00:00Z"));
+    const order: string[] = [];
+    await l.acquire({ priority: "caller" });
+    const waiting = [
+      l.acquire({ priority: "refresh" }).then(() => order.push("refresh-1")),
+      l.acquire({ priority: "refresh" }).then(() => order.push("refresh-2")),
+      l.acquire({ priority: "caller" }).then(() => order.push("caller")),
+    ];
+    const promoted = { priority: "refresh" as "refresh" | "caller" };
+    waiting.push(l.acquire(promoted).then(() => order.push("promoted")));
+    // A caller joins that refresh: it moves up.
+    promoted.priority = "caller";
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual([]);
+    for (let i = 0; i < 4; i++) {
+      await l.release();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(waiting);
+    expect(order).toEqual(["caller", "promoted", "refresh-1", "refresh-2"]);
+    expect(l.stats.maxRunning).toBe(1);
+  });
+
+  it("never strands a waiter when the slot frees while it is joining the queue", async () => {
+    const l = lane(new FixedClock("2026-11-21T19:00:00Z"));
+    await l.acquire({ priority: "caller" });
+    const joining = l.acquire({ priority: "refresh" });
+    await l.release();
+    await joining;
+    expect(l.stats.running).toBe(1);
+  });
+
+  it("spends weighted calls per fixed UTC window and, once refused, waits for the window's reset", async () => {
+    const clock = new FixedClock("2026-11-21T19:40:00Z");
+    const l = lane(clock, 1, 100);
+    await l.spend(90);
+    expect(await l.blockedUntil(10)).toBe(0);
+    expect(await l.blockedUntil(11)).toBe(Date.parse("2026-11-21T20:00:00Z"));
+    clock.set("2026-11-21T20:00:00Z");
+    expect(await l.blockedUntil(11)).toBe(0);
+    await l.block(windowReset("day", clock.now().getTime()), "daily quota");
+    expect(l.paused()).toBe(true);
+    expect(await l.blockedUntil(1)).toBe(Date.parse("2026-11-22T00:00:00Z"));
+    clock.set("2026-11-22T00:00:00Z");
+    expect(l.paused()).toBe(false);
+    expect(await l.blockedUntil(1)).toBe(0);
   });
 });

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NoDataError, parseRetryAfterMs, ShapeError } from "../src/sources/http.js";
-import { FORECAST, MARINE, openMeteoCallWeight, parseOpenMeteo, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
+import { FORECAST, MARINE, OPEN_METEO_CREDIT, openMeteoCallWeight, parseOpenMeteo, QUERY_POINT_MAX_OFFSET_KM, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
+import { distanceKm } from "../src/geo.js";
 import { coopsUrl, coopsWindow, parseCoops } from "../src/sources/coops.js";
 import { griddapUrl, parseGriddap, SATELLITE_MIN_PIXELS, spotMedian } from "../src/sources/erddap.js";
 import { Catalog } from "../src/catalog/catalog.js";
@@ -147,6 +148,19 @@ describe("Open-Meteo answers", () => {
       { ...a, location_id: 0 },
     ];
     expect(parseOpenMeteo(ided, MARINE, pts(2)).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
+    // As Open-Meteo writes it: location_id only when not 0, so the first location has none.
+    const real = [{ ...b, location_id: 1 }, a];
+    expect(parseOpenMeteo(real, MARINE, pts(2)).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
+    expect(() => parseOpenMeteo([a, a], MARINE, pts(2))).not.toThrow();
+    expect(() => parseOpenMeteo([{ ...a, location_id: 1 }, { ...b, location_id: 1 }], MARINE, pts(2))).toThrow(ShapeError);
+  });
+
+  it("reads a variable the model never supplies (all null, unit \"undefined\") as absent, without a note", () => {
+    const loc = marineLocation({}, { tertiary_swell_wave_height: [null, null, null, null] });
+    (loc.hourly_units as Record<string, string>).tertiary_swell_wave_height = "undefined";
+    const batch = parseOpenMeteo(loc, { ...MARINE, variables: { ...MARINE.variables, tertiary_swell_wave_height: { field: "swell3_height_m", kind: "length_m" } } }, pts(1));
+    expect(batch.notes).toEqual([]);
+    expect(batch.points[0]!.values.swell3_height_m![0]).toBe(0);
   });
 
   it.each([
@@ -163,16 +177,35 @@ describe("Open-Meteo answers", () => {
     expect(() => parseOpenMeteo(body, MARINE, pts(n))).toThrow(ShapeError);
   });
 
+  it(`asks every spot at a point within ${QUERY_POINT_MAX_OFFSET_KM} km of it`, () => {
+    let farthest = 0;
+    for (const region of Catalog.load().regions) {
+      const plan = queryPlan(region);
+      for (const s of region.spots) {
+        const p = plan.points[plan.pointOf.get(s.id)!]!;
+        farthest = Math.max(farthest, distanceKm(s.lat, s.lon, p.lat, p.lon));
+      }
+    }
+    expect(farthest).toBeLessThanOrEqual(QUERY_POINT_MAX_OFFSET_KM);
+  });
+
+  it("credits the models best_match really uses, not GFS-Wave", () => {
+    expect(OPEN_METEO_CREDIT.credit).toMatch(/Météo-France/);
+    expect(OPEN_METEO_CREDIT.credit).not.toMatch(/GFS-Wave/);
+  });
+
   it("asks in GMT for all of a region's points in one request", () => {
     const catalog = Catalog.load();
     const oahu = catalog.region("us-hi-oahu")!;
     const plan = queryPlan(oahu);
-    expect(plan.points.length).toBeLessThan(oahu.spots.length);
+    expect(plan.points.length).toBeLessThanOrEqual(oahu.spots.length);
     expect(new Set(plan.pointOf.values()).size).toBe(plan.points.length);
     const u = requestUrl("https://marine-api.open-meteo.com/v1/marine", MARINE, plan, null);
     expect(u.searchParams.get("timezone")).toBe("GMT");
     expect(u.searchParams.get("latitude")!.split(",")).toHaveLength(plan.points.length);
-    expect(u.searchParams.get("hourly")!.split(",")).toHaveLength(10);
+    // best_match never has a tertiary swell: it is not asked for.
+    expect(u.searchParams.get("hourly")!.split(",")).toEqual(Object.keys(MARINE.variables));
+    expect(u.searchParams.get("hourly")).not.toMatch(/tertiary/);
     expect(u.searchParams.has("apikey")).toBe(false);
     const f = requestUrl("https://api.open-meteo.com/v1/forecast", FORECAST, plan, "k");
     expect(f.searchParams.get("wind_speed_unit")).toBe("kn");
@@ -183,7 +216,8 @@ describe("Open-Meteo answers", () => {
   it("counts calls the way Open-Meteo does: per location, more past 10 variables or 14 days", () => {
     expect(openMeteoCallWeight(MARINE, 1)).toBe(1);
     expect(openMeteoCallWeight(FORECAST, 7)).toBe(7);
-    expect(openMeteoCallWeight({ ...MARINE, variables: { ...MARINE.variables, wave_height: { field: "swell1_height_m", kind: "length_m" } } }, 2)).toBeCloseTo(2.2, 9);
+    const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`v${i}`, { field: "swell1_height_m", kind: "length_m" }] as const));
+    expect(openMeteoCallWeight({ ...MARINE, variables: eleven }, 2)).toBeCloseTo(2.2, 9);
     expect(openMeteoCallWeight({ ...FORECAST, pastDays: 20, forecastDays: 8 }, 1)).toBe(2);
   });
 

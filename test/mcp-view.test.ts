@@ -24,7 +24,7 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
     const bundled = await build({ entryPoints: [`${PROJECT_ROOT}/test/harness/app-host.ts`], bundle: true, format: "iife", platform: "browser", write: false, logLevel: "silent" });
     harness = bundled.outputFiles[0]!.text;
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await mcp?.close();
@@ -102,6 +102,30 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
     await expect.poll(() => page.evaluate(() => window.hostLog.filter(([k]) => k === "open").map(([, u]) => u))).toEqual([expect.stringMatching(/\/spots\/[a-z0-9-]+$/)]);
     await page.screenshot({ path: outputPath("mcp-view-best-day.png"), fullPage: true });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the data credits on the get_conditions card", async () => {
+    const args = { spot: "hanauma-bay", from: "2026-11-22", to: "2026-11-23" };
+    const { page, view, errors } = await host("get_conditions", args);
+    const c = (await mcp.client.callTool({ name: "get_conditions", arguments: args })).structuredContent as { data_credits: { credit: string }[] };
+    expect(c.data_credits.length).toBeGreaterThan(0);
+    await expect.poll(() => view.locator(".credits").textContent()).toBe(c.data_credits.map((d) => d.credit).join(" · "));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shrinks to a short card after a tall one, and answers ping with an empty result", async () => {
+    const { page, view } = await host("recommend_spot", { activity: "snorkel", region: "us-hi-maui", limit: 3 });
+    await expect.poll(() => view.locator("article.card").count()).toBe(3);
+    const heights = () => page.evaluate(() => window.hostLog.filter(([k]) => k === "size").map(([, d]) => (d as { height: number }).height));
+    await expect.poll(async () => Math.max(...(await heights()))).toBeGreaterThan(600);
+    const short = await mcp.client.callTool({ name: "recommend_spot", arguments: { activity: "snorkel", lat: 25.77, lon: -80.13 } });
+    await page.evaluate((r) => window.sendResult(r), short);
+    await expect.poll(() => view.locator("article.card").count()).toBe(0);
+    // The last size reported fits the short answer (the frame itself is 1100 px tall).
+    await expect.poll(async () => (await heights()).at(-1)!).toBeLessThan(400);
+    expect(await page.evaluate(() => window.pingView())).toEqual({ result: {} });
     await page.close();
   });
 

@@ -99,7 +99,7 @@ for (const version of VERSIONS) {
       ["recommend_spot", { activity: "snorkel", region: "us-hi-oahu", date: "2026-13-01" }, "/api/v1/recommendations", "invalid_date"],
       ["recommend_spot", { activity: "snorkel", region: "us-hi-oahu", date: "2026-12-25" }, "/api/v1/recommendations", "outside_horizon"],
       ["recommend_spot", { activity: "snorkel", spot: "atlantis" }, "/api/v1/recommendations", "unknown_spot"],
-      ["recommend_spot", { activity: "snorkel", region: "atlantis" }, "/api/v1/recommendations", "unknown_region"],
+      ["recommend_spot", { activity: "snorkel", region: "atlantis" }, "/api/v1/recommendations", "unknown_spot"],
       ["best_day", { activity: "snorkel", region: "us-hi-oahu", from: "2026-11-24", to: "2026-11-22" }, "/api/v1/best-day", "invalid_range"],
       ["best_day", { activity: "snorkel", region: "us-hi-oahu", from: "2026-11-21", to: "2026-11-29" }, "/api/v1/best-day", "range_too_long"],
       ["get_conditions", {}, "/api/v1/conditions", "missing_location"],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { horizontalVisibilityM, kdParFromKd490, secchiDepthM } from "../src/forecast/optics.js";
+import { HORIZONTAL_VISIBILITY_MAX_M, horizontalVisibilityM, KD490_MIN, kdParFromKd490, secchiDepthM } from "../src/forecast/optics.js";
 import { exposureWeight, orbitalVelocity, SHELTERED_WEIGHT, swellAtSpot } from "../src/forecast/swell.js";
-import { estimateVisibility, type VisibilityInputs } from "../src/forecast/visibility.js";
+import { estimateVisibility, SATELLITE_MAX_AGE_H, SATELLITE_MIN_WEIGHT, satelliteWeight, visibilityConfidence, type VisibilityInputs } from "../src/forecast/visibility.js";
 
 describe("optics: Kd490 → Secchi depth (Morel 2007 Kd(PAR), Z_SD = 1.7/Kd(PAR))", () => {
   // Reference values computed in the research notes for the same formulas.
@@ -20,6 +20,32 @@ describe("optics: Kd490 → Secchi depth (Morel 2007 Kd(PAR), Z_SD = 1.7/Kd(PAR)
   });
   it("gets clearer as attenuation falls", () => {
     expect(horizontalVisibilityM(0.03)).toBeGreaterThan(horizontalVisibilityM(0.08));
+  });
+  it("sees horizontally 4.8/c with c = 3·Kd(PAR): a little short of Secchi, never past the cap", () => {
+    // Davies-Colley 1988 / Hou, Lee & Weidemann 2007: the horizontal path sees beam attenuation.
+    expect(horizontalVisibilityM(0.08)).toBeCloseTo(4.8 / (3 * kdParFromKd490(0.08)), 6);
+    expect(horizontalVisibilityM(0.08)).toBeLessThan(secchiDepthM(0.08));
+    expect(horizontalVisibilityM(0.05)).toBeGreaterThan(14);
+    // At the pure-water floor 1.0 × Secchi said 91 m; the cap holds it to the clearest water divers see.
+    expect(horizontalVisibilityM(KD490_MIN)).toBe(HORIZONTAL_VISIBILITY_MAX_M);
+    expect(horizontalVisibilityM(0.001)).toBe(HORIZONTAL_VISIBILITY_MAX_M);
+  });
+});
+
+describe("satellite Kd490 as a recent-clarity baseline", () => {
+  it.each([
+    [7, true],
+    [11, true],
+    [13, true],
+    [14, false],
+  ])("an observation %s days old at the period shapes the number: %s", (days, used) => {
+    expect(days * 24 <= SATELLITE_MAX_AGE_H).toBe(used);
+    expect(satelliteWeight(days * 24) >= SATELLITE_MIN_WEIGHT).toBe(used);
+  });
+  it("weighs a week-old observation more than an 11-day-old one, and both above a heuristic's confidence", () => {
+    expect(satelliteWeight(7 * 24)).toBeGreaterThan(satelliteWeight(11 * 24));
+    expect(visibilityConfidence("satellite", false, 11 * 24)).toBeGreaterThan(visibilityConfidence("heuristic", false, null));
+    expect(visibilityConfidence("satellite", false, 7 * 24)).toBeGreaterThan(visibilityConfidence("satellite", false, 11 * 24));
   });
 });
 

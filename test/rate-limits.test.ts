@@ -77,8 +77,10 @@ describe("facts caps", () => {
     const ua = { "User-Agent": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Claude-User/1.0" };
     for (let i = 0; i < 6; i++) expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(200);
     expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(429);
-    // A browser from the same address has its own, unmultiplied budget.
-    expect((await svc.get("/api/v1/coverage")).headers.get("ratelimit-policy")).toContain('"facts-hour";q=2;');
+    // A browser from the same address shares the one counter, with the ordinary quota: already spent.
+    const browser = await svc.get("/api/v1/coverage");
+    expect(browser.status).toBe(429);
+    expect(browser.headers.get("ratelimit-policy")).toContain('"facts-hour";q=2;');
   });
 });
 
@@ -147,7 +149,11 @@ describe("who the caller is", () => {
 
 describe("a caller's budget before it is touched", () => {
   it("reports the whole quota and window for every enabled policy, multiplied for AI fetchers, and leaves out disabled ones", async () => {
-    const limits = new RateLimits({ factsPerHour: 5, factsPerDay: 50, spotsPerHour: 3, spotsPerDay: 10, decisionsBurst: 0, decisionsWindowS: 10, aiFetcherMultiplier: 4 }, null);
+    const limits = new RateLimits(
+      { factsPerHour: 5, factsPerDay: 50, spotsPerHour: 3, spotsPerDay: 10, decisionsBurst: 0, decisionsWindowS: 10, rendersPerHour: 0, failedKeys: 0, maxCallers: 1000, aiFetcherMultiplier: 4 },
+      null,
+      76,
+    );
     const fresh = await limits.peek(["spots-hour", "spots-day", "decisions-burst"], "ip:203.0.113.9", false);
     expect(fresh).toEqual([
       { name: "spots-hour", quota: 3, windowS: 3600, remaining: 3, resetS: 3600 },

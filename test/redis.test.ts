@@ -14,11 +14,15 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
   let a: TestService;
   let b: TestService;
   const KEY = "oc_live_shared0000000000";
+  const FIVE = "oc_live_fivecalls000000";
 
   beforeAll(async () => {
     redis = await startRedis();
     const keys = join(tmpdir(), `redis-keys-${process.pid}.json`);
-    writeFileSync(keys, JSON.stringify([{ key: KEY, status: "active", allotment: 3 }]));
+    writeFileSync(keys, JSON.stringify([
+        { key: KEY, status: "active", allotment: 3 },
+        { key: FIVE, status: "active", allotment: 5 },
+      ]));
     const env = {
       REDIS_URL: redis.url,
       RATE_LIMIT_FACTS_PER_HOUR: "4",
@@ -33,7 +37,7 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
       const r = s.ctx.redis!;
       if (r.status !== "ready") await new Promise<void>((resolve) => r.once("ready", () => resolve()));
     }
-  }, 30_000);
+  }, 120_000);
   // Each test starts from an empty store (both instances keep no counters of their own).
   beforeEach(async () => {
     const admin = new Redis(redis.url);
@@ -67,7 +71,15 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
     expect(statuses).toEqual([200, 200, 200, 402]);
   });
 
-  it("keeps answering from per-instance memory limits while Redis is down", async () => {
+  it("spends an allotment of 5 exactly under 20 concurrent calls spread over both instances", async () => {
+    const auth = { headers: { Authorization: `Bearer ${FIVE}` } };
+    const calls = Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).get("/api/v1/best-day?activity=dive&spot=molokini-back-wall", auth).then((r) => r.status));
+    const statuses = await Promise.all(calls);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(15);
+  });
+
+  it("keeps answering facts from per-instance memory limits while Redis is down, and refuses live keys' allotments (fail closed)", async () => {
     await redis.stop();
     const res = await a.get("/api/v1/conditions?spot=molokini-crater");
     expect(res.status).toBe(200);
@@ -77,5 +89,10 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await a.get("/api/v1/coverage")).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+    // An allotment that cannot be checked is not handed out: 503 with Retry-After, not a fresh count.
+    const keyed = await a.get("/api/v1/best-day?activity=dive&spot=molokini-back-wall", { headers: { Authorization: `Bearer ${KEY}` } });
+    expect(keyed.status).toBe(503);
+    expect(Number(keyed.headers.get("retry-after"))).toBeGreaterThan(0);
+    await expect(keyed.json()).resolves.toMatchObject({ code: "unavailable" });
   });
 });

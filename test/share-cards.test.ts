@@ -9,7 +9,7 @@ import { Catalog } from "../src/catalog/catalog.js";
 import { RegionRecord } from "../src/catalog/schema.js";
 import { spotDay } from "../src/cards/spot-day.js";
 import { DATA_DIR } from "../src/paths.js";
-import { CardImages, cardImageModel } from "../src/share/card-image.js";
+import { CardImages, cardImageModel, type CardImageModel } from "../src/share/card-image.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { expectProblem } from "./helpers/problem.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
@@ -108,17 +108,24 @@ describe("card image", () => {
     expect(renderer.etag({ ...model, score: (model.score ?? 0) + 1 })).not.toBe(renderer.etag(model));
   });
 
-  it("keeps the cache within its byte bound", async () => {
-    const renderer = new CardImages({ maxBytes: 150_000 });
-    const models = await Promise.all(
-      ["hanauma-bay", "sharks-cove", "electric-beach"].map(async (spot) => cardImageModel(await spotDay({ spot, date: "2026-11-22", activity: "snorkel" }, svc.ctx))),
-    );
-    for (const m of models) await renderer.get(m);
-    expect(renderer.renders).toBe(3);
-    await renderer.get(models[2]!);
-    expect(renderer.renders, "the newest stays cached").toBe(3);
-    await renderer.get(models[0]!);
-    expect(renderer.renders, "the oldest was evicted to stay under the bound").toBe(4);
+  it("keeps the cache within its byte bound, and a scan of distinct cards never evicts a card asked for twice", async () => {
+    const spots = ["hanauma-bay", "sharks-cove", "electric-beach", "three-tables", "waimea-bay"];
+    const models = await Promise.all(spots.map(async (spot) => cardImageModel(await spotDay({ spot, date: "2026-11-22", activity: "snorkel" }, svc.ctx))));
+    const largest = Math.max(...(await Promise.all(models.map((m) => new CardImages().render(m)))).map((png) => png.length));
+    // A fifth of the bytes is probation (room for one card here), the rest protected (about four).
+    const renderer = new CardImages({ maxBytes: Math.ceil(largest * 5.25) });
+    const [popular, ...scan] = models as [CardImageModel, ...CardImageModel[]];
+    await renderer.get(popular);
+    await renderer.get(popular);
+    expect(renderer.renders, "a second request is a hit, and promotes the card").toBe(1);
+    for (const m of scan) await renderer.get(m);
+    expect(renderer.renders).toBe(1 + scan.length);
+    await renderer.get(scan.at(-1)!);
+    expect(renderer.renders, "the newest stays cached").toBe(1 + scan.length);
+    await renderer.get(popular);
+    expect(renderer.renders, "the popular card survived the scan").toBe(1 + scan.length);
+    await renderer.get(scan[0]!);
+    expect(renderer.renders, "a card seen once was evicted to stay under the bound").toBe(2 + scan.length);
   });
 
   it("answers bad requests with problems, never a 5xx or an image", async () => {

@@ -21,14 +21,18 @@ describe("graceful shutdown", () => {
     child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
-      await expect.poll(() => output.includes('"msg":"listening"'), { timeout: 20_000, interval: 50 }).toBe(true);
+      await expect.poll(() => output.includes('"msg":"listening"'), { timeout: 90_000, interval: 50 }).toBe(true);
       const base = `http://127.0.0.1:${port}`;
       // Ready once the start-up warm-up is done.
       await expect.poll(async () => (await fetch(`${base}/readyz`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
 
+      const upstreamCalls = () => Object.values(stub.calls).reduce((a, b) => a + b, 0);
+      const before = upstreamCalls();
       const started = performance.now();
       const inFlight = fetch(`${base}/api/v1/conditions?spot=hanauma-bay`).then(async (r) => ({ status: r.status, body: (await r.json()) as { sources: string[] } }));
-      await new Promise((r) => setTimeout(r, 300));
+      // SIGTERM once the service is provably working on the request (its upstream call reached the
+      // stub, which holds it 1.5 s), not after a fixed pause a busy machine may outrun.
+      await expect.poll(upstreamCalls, { timeout: 20_000, interval: 20 }).toBeGreaterThan(before);
       child.kill("SIGTERM");
 
       const answer = await inFlight;
@@ -43,5 +47,5 @@ describe("graceful shutdown", () => {
       child.kill("SIGKILL");
       await stub.close();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -79,5 +79,5 @@ describe("soak", () => {
     expect(statuses.get(404)).toBeGreaterThan(100);
     const growthMb = (after - before) / 1024 / 1024;
     expect(growthMb, `heap grew ${growthMb.toFixed(1)} MB over 2,000 requests`).toBeLessThan(15);
-  }, 120_000);
+  }, 900_000); // generous: 3,000 requests on a machine whose cores may be busy elsewhere; nothing here is timed
 });

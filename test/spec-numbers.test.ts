@@ -77,32 +77,50 @@ describe("visibility is a hard cap (spec section 1; model: excellent needs 40 ft
   });
 
   it("never rates water under 40 ft excellent, however calm; 40 ft can be", () => {
-    for (const vis of [39.99, 39.5, 38, 35]) {
+    for (const [vis, expected] of [[39.99, 79], [39.5, 79], [38, 79], [35, 77]] as const) {
       const { score, cappedBy } = scoreConditions(vis, FLAT, CALM);
-      expect({ vis, score, cappedBy }).toEqual({ vis, score: 79, cappedBy: "visibility" });
+      expect({ vis, score, cappedBy }).toEqual({ vis, score: expected, cappedBy: "visibility" });
       expect(specTier(score)).toBe("great");
     }
     const forty = scoreConditions(40, FLAT, CALM);
-    expect(forty.cappedBy).toBeNull();
+    expect(forty.score).toBe(80);
     expect(specTier(forty.score)).toBe("excellent");
   });
 
-  // The model's visibility cap table (docs: below 5 ft at most 15, below 10 at most 35, below 20 at
-  // most 55, below 30 at most 75, below 40 at most 79). Just under each edge, a flat calm day is held
-  // exactly at the cap; at the edge the next (higher) cap applies, or none.
+  // The model's visibility cap (docs/model.md): one continuous curve through 0 ft → 5, 5 ft → 15,
+  // 10 ft → 35, 20 ft → 55, 30 ft → 75, 40 ft → 80 and 50 ft → no cap, interpolated linearly between
+  // those anchors and rounded down. Values worked out by hand from that description, not from the code.
   it.each([
-    [4.99, 15],
-    [5, 35],
-    [9.99, 35],
-    [10, 55],
-    [19.99, 55],
-    [20, 75],
-    [29.99, 75],
-    [30, 79],
+    [0, 5],
+    [4.99, 14], // 5 + 10 × 4.99/5 = 14.98
+    [5, 15],
+    [9.99, 34], // 15 + 20 × 4.99/5 = 34.96
+    [10, 35],
+    [19.99, 54], // 35 + 20 × 9.99/10 = 54.98
+    [20, 55],
+    [29.99, 74],
+    [30, 75],
+    [35, 77], // 75 + 5 × 5/10 = 77.5
+    [39.99, 79], // stays below excellent
+    [40, 80],
+    [45, 90], // 80 + 20 × 5/10
   ])("%s ft on a flat calm day scores exactly %s (capped by visibility)", (vis, cap) => {
     const r = scoreConditions(vis, FLAT, CALM);
     expect(r.uncapped).toBeGreaterThan(cap);
     expect({ score: r.score, cappedBy: r.cappedBy }).toEqual({ score: cap, cappedBy: "visibility" });
+  });
+
+  it("has no cliff: a fraction of a foot moves the score by at most a point or two, never down", () => {
+    let previous = -1;
+    let steps = 0;
+    for (let tenths = 0; tenths <= 600; tenths++) {
+      const { score } = scoreConditions(tenths / 10, FLAT, CALM);
+      expect(score).toBeGreaterThanOrEqual(previous);
+      if (previous >= 0) expect(score - previous).toBeLessThanOrEqual(2);
+      previous = score;
+      steps++;
+    }
+    expect(steps).toBe(601);
   });
 
   it("holds each cap however calm the rest, down to the murkiest water", () => {
@@ -153,16 +171,17 @@ describe("swell and wind caps (the model's table)", () => {
   });
 
   it("names no cap when the score only reaches a cap without being lowered by it", () => {
-    // 4 ft (4 points) + 6 ft of swell (6 points) + 21.25 kt of wind (5 points) = 15 = the 4 ft cap.
-    const r = scoreConditions(4, 6, 21.25);
-    expect(r).toMatchObject({ score: 15, uncapped: 15, cappedBy: null });
-    expect(scoreConditions(4, 6, 20)).toMatchObject({ score: 15, uncapped: 16, cappedBy: "visibility" });
+    // 4 ft (4 points) + 6 ft of swell (6 points) + 24 kt of wind (2.8 points) = 12.8 → 13, which is
+    // the 4 ft cap (5 + 10 × 4/5 = 13); at 23 kt the sum is 14 and the cap lowers it.
+    const r = scoreConditions(4, 6, 24);
+    expect(r).toMatchObject({ score: 13, uncapped: 13, cappedBy: null });
+    expect(scoreConditions(4, 6, 23)).toMatchObject({ score: 13, uncapped: 14, cappedBy: "visibility" });
   });
 
   it("lets the lowest cap win when several apply", () => {
     expect(scoreConditions(19.99, 8, CALM)).toMatchObject({ score: 10, cappedBy: "swell" });
     expect(scoreConditions(29.99, 6, 30)).toMatchObject({ score: 15, cappedBy: "wind" });
-    expect(scoreConditions(4.99, 4, 25)).toMatchObject({ score: 15, cappedBy: "visibility" });
+    expect(scoreConditions(4.99, 4, 25)).toMatchObject({ score: 14, cappedBy: "visibility" });
   });
 });
 

@@ -3,7 +3,7 @@
 //
 // Errors (ServiceError codes): missing_activity, unknown_activity, missing_location,
 // ambiguous_location, invalid_coordinates, one_spot_per_request, invalid_radius, invalid_date,
-// invalid_range, range_too_long (400); unknown_spot, unknown_region (404); outside_horizon (422).
+// invalid_range, range_too_long (400); unknown_spot (404, also for an unknown region); outside_horizon (422).
 // Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
 import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
@@ -65,6 +65,11 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   if (fromIn !== undefined && toIn !== undefined && toIn < fromIn) {
     throw new ServiceError("invalid_range", `\`to\` (${toIn}) is before \`from\` (${fromIn}).`);
   }
+  // The 7-day limit applies to the window asked for, before its past part is clamped to today:
+  // 14 days ending today is refused, not answered as 1 day.
+  if (fromIn !== undefined && toIn !== undefined && daysBetween(fromIn, toIn) + 1 > MAX_RANGE_DAYS) {
+    throw new ServiceError("range_too_long", `At most ${MAX_RANGE_DAYS} days per request; ${fromIn} to ${toIn} is ${daysBetween(fromIn, toIn) + 1}.`);
+  }
   const from = fromIn === undefined || fromIn < today ? today : fromIn;
   const toWanted = toIn ?? addDays(from, MAX_RANGE_DAYS - 1);
   if (daysBetween(from, toWanted) + 1 > MAX_RANGE_DAYS) {
@@ -85,7 +90,8 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       to: toIn ?? null,
     },
     ...commonFields(ctx, q, dest),
-    range: { from, to, requested_from: fromIn ?? null, requested_to: toIn ?? null },
+    // What was asked for, defaults filled in (the spec types both as strings): the window before clamping.
+    range: { from, to, requested_from: fromIn ?? today, requested_to: toIn ?? toWanted },
   };
   const dates = Array.from({ length: daysBetween(from, to) + 1 }, (_, i) => addDays(from, i));
   const early = earlyStatus(ctx, q, dest);

@@ -13,7 +13,7 @@ import { provenanceOf } from "../src/forecast/engine.js";
 import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { isDaylightSlot } from "../src/forecast/periods.js";
 import { UNCALIBRATED_NOTE } from "../src/forecast/why.js";
-import { round } from "../src/geo.js";
+import { round, roundKm } from "../src/geo.js";
 import { HORIZON_DAYS, MAX_RANGE_DAYS, REFRESH_MS, SNAP_DISTANCE_KM, SPOT_ID_PATTERN } from "../src/limits.js";
 import { parseDate, parsePoint, parseSpotId, resolveSpot, type Raw } from "../src/params.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
@@ -72,12 +72,12 @@ export async function getConditions(input: GetConditionsInput, ctx: ServiceConte
       throw new ServiceError(
         "no_spot_nearby",
         `No covered spot within ${SNAP_DISTANCE_KM} km of ${point!.lat}, ${point!.lon}. The nearest is ${near.spot.name} ` +
-          `(\`${near.spot.id}\`, ${near.spot.region.name}), ${Math.round(near.distanceKm)} km away.`,
-        { extra: { nearest_covered: { spot: { id: near.spot.id, name: near.spot.name }, distance_km: round(near.distanceKm, 1) } } },
+          `(\`${near.spot.id}\`, ${near.spot.region.name}), ${roundKm(near.distanceKm)} km away.`,
+        { extra: { nearest_covered: { spot: { id: near.spot.id, name: near.spot.name }, distance_km: roundKm(near.distanceKm) } } },
       );
     }
     spot = near.spot;
-    resolvedFrom = { lat: point!.lat, lon: point!.lon, distance_km: round(near.distanceKm, 2) };
+    resolvedFrom = { lat: point!.lat, lon: point!.lon, distance_km: roundKm(near.distanceKm) };
   }
 
   const now = ctx.clock.now();

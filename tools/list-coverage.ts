@@ -1,7 +1,8 @@
 // list_coverage — the regions and spots covered, each region's decision support level, and how
-// each activity is modelled. REST twin: GET /api/v1/coverage. An unknown region filter is not an
-// error: it gives an empty list and a note saying so. Errors: invalid_parameter (400) for a region
-// given more than once or as a non-text value.
+// each activity is modelled. REST twin: GET /api/v1/coverage. The spec lists no error status for
+// coverage, so no filter value is refused: an unknown region gives an empty list and a note naming
+// it, and a region given more than once lists each of them. (An MCP argument that is not text, or
+// an argument the tool does not take, is a tool error before this runs; see src/mcp/server.ts.)
 import { hourFloor } from "../src/clock.js";
 import { z } from "zod";
 import { ACTIVITIES } from "../src/activities.js";
@@ -9,7 +10,7 @@ import { sourceLine } from "../src/attribution.js";
 import type { ServiceContext } from "../src/context.js";
 import type { ErrorCode } from "../src/errors.js";
 import { HORIZON_DAYS } from "../src/limits.js";
-import { optionalString, type Raw } from "../src/params.js";
+import type { Raw } from "../src/params.js";
 import { CoverageSchema, type CoverageJson } from "../src/schemas/catalog.js";
 import { mdEscape } from "../src/format.js";
 import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
@@ -28,24 +29,32 @@ export const config = {
   outputSchema: CoverageSchema,
 };
 
-/** Every code listCoverage can refuse with (the OpenAPI document lists these). */
-export const ERRORS = ["invalid_parameter"] as const satisfies readonly ErrorCode[];
+/** Every code listCoverage can refuse with (the OpenAPI document lists these): none. */
+export const ERRORS = [] as const satisfies readonly ErrorCode[];
 
 export interface ListCoverageInput {
   region?: Raw;
 }
 
+/** The region filter: every text value given (REST repeats a key to give several), trimmed, de-duplicated. */
+function regionFilter(v: Raw): string[] | null {
+  const values = (Array.isArray(v) ? v : [v]).filter((x): x is string | number => typeof x === "string" || typeof x === "number");
+  const ids = [...new Set(values.map((x) => String(x).trim()).filter((x) => x !== ""))];
+  return ids.length === 0 ? null : ids;
+}
+
 export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): CoverageJson {
-  const regionId = optionalString("region", input.region);
-  const regions = regionId === undefined ? ctx.catalog.regions : ctx.catalog.regions.filter((r) => r.id === regionId);
+  const wanted = regionFilter(input.region);
+  const regions = wanted === null ? ctx.catalog.regions : ctx.catalog.regions.filter((r) => wanted.includes(r.id));
   const notes = [
     `Forecasts cover today through today + ${HORIZON_DAYS - 1} (spot-local dates) in 3-hour periods, refreshed hourly.`,
     "Regions with decision_support conditions_only have facts but no calibrated visibility model yet: recommendations and best-day decline there with status conditions_only.",
     "Places outside every region get status not_covered from the decision tools, naming the nearest covered spot.",
     `Data mode: ${ctx.config.dataSource}. Offline, conditions come from seasonal norms (labelled as such), real harmonic tides and computed sun.`,
   ];
-  if (regionId !== undefined && regions.length === 0) {
-    notes.unshift(`No region has id "${regionId}". Known regions: ${ctx.catalog.regions.map((r) => r.id).join(", ")}.`);
+  const unknown = (wanted ?? []).filter((id) => !ctx.catalog.region(id));
+  if (unknown.length > 0) {
+    notes.unshift(`No region has id ${unknown.map((id) => JSON.stringify(id)).join(", ")}. Known regions: ${ctx.catalog.regions.map((r) => r.id).join(", ")}.`);
   }
   return {
     schema: "service.coverage.v1",
@@ -85,6 +94,8 @@ export const tool: ToolDefinition<CoverageJson> = {
   config,
   annotations: readOnlyAnnotations(false),
   appView: false,
+  // Its REST twin refuses nothing, so a region that is not text has no code of its own.
+  argumentCode: () => "invalid_parameter",
   run: (args, ctx) => listCoverage(args, ctx),
   markdown: coverageMarkdown,
 };

@@ -3,7 +3,7 @@
 //
 // Errors (ServiceError codes): missing_activity, unknown_activity, missing_location,
 // ambiguous_location, invalid_coordinates, one_spot_per_request, invalid_radius, invalid_date,
-// invalid_limit (400); unknown_spot, unknown_region (404); outside_horizon (422).
+// invalid_limit (400); unknown_spot (404, also for an unknown region); outside_horizon (422).
 // Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
 import { z } from "zod";
 import { unionCredits } from "../src/attribution.js";
@@ -18,6 +18,7 @@ import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_K
 import { parseDate, type Raw } from "../src/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { addDays, dateLabel, localDate } from "../src/time/zone.js";
+import { roundKm } from "../src/geo.js";
 import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
 
 export const name = "recommend_spot";
@@ -92,7 +93,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const notes: string[] = [];
   if (rolled) notes.push(`Today's daylight windows have passed, so these picks are for tomorrow (${date}).`);
   if (dest.kind === "point" && dest.nearest) {
-    notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${Math.round(dest.nearest.distanceKm)} km from your point).`);
+    notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${roundKm(dest.nearest.distanceKm)} km from your point).`);
   }
   let status: RecommendationJson["status"] = "ok";
   if (picks.length > 0) {

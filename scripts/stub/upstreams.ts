@@ -1,9 +1,15 @@
-// A stub of the four upstreams on one local node:http server, answering in their real formats
+// An emulator of the four upstreams on one local node:http server, answering in their real formats
 // (Open-Meteo /v1/marine and /v1/forecast, CO-OPS /api/prod/datagetter, ERDDAP /erddap/griddap)
-// built from a scenario for whatever coordinates and dates are asked. Faults can be injected per
-// upstream. Used by the tests and by `npm run stub` for running the service without internet.
+// built from a scenario for whatever coordinates and dates are asked. By default it behaves like the
+// real services (reference: data-notes §8): Open-Meteo's per-IP concurrency and weighted quotas, its
+// array answers without the first `location_id` and its `best_match` marine model without a third
+// swell train; ERDDAP's 7- and 11-day lags, slow answers, occasional 502s, north→south latitude and
+// HTTP-500 axis refusals; CO-OPS's HTTP-200 errors. Latency can be scaled down for tests; limits
+// and quirks cannot be switched off. Faults can be injected per upstream. Used by the tests, the
+// bench and `npm run stub`.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { OPEN_METEO_EMULATED_TIER, OpenMeteoLimits, weightOf, type OpenMeteoLimitsOptions } from "./open-meteo-limits.js";
 import { kd490Value, openMeteoValue, round, SCENARIOS, type Scenario, type ScenarioName } from "./scenarios.js";
 
 export const STUB_UPSTREAMS = ["marine", "forecast", "coops", "erddap"] as const;
@@ -24,9 +30,28 @@ export interface StubOptions {
   host?: string;
   /** The stub's idea of now (tests share the service's FixedClock). */
   now?: () => Date;
-  /** Delay before every answer, to let concurrent callers pile up. */
+  /** Extra delay before every answer, on top of the upstream's own latency. */
   delayMs?: number;
+  /**
+   * Multiplies every upstream's realistic latency (1 = as measured: Open-Meteo 150–400 ms, CO-OPS
+   * 200–600 ms, ERDDAP 8–18 s). Tests shorten it; nothing else about the upstreams changes.
+   */
+  latencyScale?: number;
+  /** Open-Meteo limits; the free tier unless a test or a commercial-key run says otherwise. */
+  openMeteoLimits?: Partial<OpenMeteoLimitsOptions>;
+  /** Every Nth ERDDAP request answers 502 Bad Gateway (0 = never). */
+  erddapBadGatewayEvery?: number;
+  /** Status of ERDDAP's axis-order refusal: 500 on the older servers still in service, 400 on newer ones. */
+  erddapAxisRefusalStatus?: 400 | 500;
 }
+
+/** Latency ranges of the real upstreams (ms), before `latencyScale`. */
+export const UPSTREAM_LATENCY_MS: Record<StubUpstream, [number, number]> = {
+  marine: [150, 400],
+  forecast: [150, 400],
+  coops: [200, 600],
+  erddap: [8_000, 18_000],
+};
 
 export interface StubUpstreams {
   base: string;
@@ -36,6 +61,10 @@ export interface StubUpstreams {
   calls: Record<StubUpstream, number>;
   /** Request URLs received, newest last (bounded). */
   requests: { upstream: StubUpstream; url: string }[];
+  /** Open-Meteo's limiter, shared by /v1/marine and /v1/forecast: counters, exhaust(), resetQuotas(). */
+  openMeteo: OpenMeteoLimits;
+  /** ERDDAP answers by status. */
+  erddapStatuses: Record<number, number>;
   scenario: Scenario;
   setScenario(name: ScenarioName): void;
   fault(upstream: StubUpstream, fault: Fault | null): void;
@@ -49,22 +78,52 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Grid spacing the stub's Open-Meteo snaps to, like the wave models do. */
 const MODEL_GRID_DEG = 0.08;
-/** ERDDAP datasets the stub serves: pixel size, lag of the latest step, and latitude storage order. */
-const DATASETS: Record<string, { gapFilled: boolean; stepDeg: number; lagDays: number; latDescending: boolean }> = {
-  noaacwNPPVIIRSkd490Daily: { gapFilled: false, stepDeg: 0.0375, lagDays: 1, latDescending: false },
-  // Stored north→south, like some real grids: an ascending latitude range is refused.
-  noaacwNPPN20S3AkdSCIDINEOF2kmDaily: { gapFilled: true, stepDeg: 0.02, lagDays: 2, latDescending: true },
+/**
+ * ERDDAP datasets the emulator serves: pixel size, lag of the latest step (days), and latitude
+ * storage order. Both real grids store latitude north→south, so an ascending range is refused.
+ */
+export const ERDDAP_DATASETS: Record<string, { gapFilled: boolean; stepDeg: number; lagDays: number; latDescending: boolean }> = {
+  noaacwNPPVIIRSkd490Daily: { gapFilled: false, stepDeg: 0.0375, lagDays: 7, latDescending: true },
+  noaacwNPPN20S3AkdSCIDINEOF2kmDaily: { gapFilled: true, stepDeg: 0.02, lagDays: 11, latDescending: true },
 };
+const DATASETS = ERDDAP_DATASETS;
+
+/** A deterministic spread in [0, 1) for the n-th request: latency varies without randomness. */
+function spread(n: number): number {
+  const x = Math.sin(n * 12.9898 + 78.233) * 43758.5453;
+  return x - Math.floor(x);
+}
 
 export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUpstreams> {
   const faults = new Map<StubUpstream, Fault>();
   const hanging = new Set<ServerResponse>();
+  const now = opts.now ?? (() => new Date());
+  const latencyScale = opts.latencyScale ?? 1;
+  const badGatewayEvery = opts.erddapBadGatewayEvery ?? 9;
+  const axisRefusalStatus = opts.erddapAxisRefusalStatus ?? 500;
+  const timers = new Set<NodeJS.Timeout>();
+  const pause = (ms: number) =>
+    ms <= 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            resolve();
+          }, ms);
+          timers.add(t);
+        });
+  const latency = (upstream: StubUpstream) => {
+    const [lo, hi] = UPSTREAM_LATENCY_MS[upstream];
+    return (lo + (hi - lo) * spread(state.calls[upstream])) * latencyScale + state.delayMs;
+  };
   const state: StubUpstreams = {
     base: "",
     port: 0,
     env: {},
     calls: { marine: 0, forecast: 0, coops: 0, erddap: 0 },
     requests: [],
+    openMeteo: new OpenMeteoLimits({ ...OPEN_METEO_EMULATED_TIER, ...opts.openMeteoLimits }, now),
+    erddapStatuses: {},
     scenario: SCENARIOS[opts.scenario ?? "calm"],
     setScenario(name) {
       state.scenario = SCENARIOS[name];
@@ -73,14 +132,17 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
       if (fault) faults.set(upstream, fault);
       else faults.delete(upstream);
     },
-    now: opts.now ?? (() => new Date()),
+    now,
     delayMs: opts.delayMs ?? 0,
     resetCalls() {
       for (const k of STUB_UPSTREAMS) state.calls[k] = 0;
       state.requests.length = 0;
+      state.openMeteo.resetCounters();
+      state.erddapStatuses = {};
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
         for (const res of hanging) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
@@ -99,10 +161,33 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     if (url.pathname === "/_stub") return control(url, res);
     const upstream = routeOf(url.pathname);
     if (!upstream) return send(res, 404, "text/plain", "no such stub route");
-    state.calls[upstream]++;
     state.requests.push({ upstream, url: url.pathname + url.search });
     if (state.requests.length > 1000) state.requests.shift();
-    if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
+    if (upstream === "marine" || upstream === "forecast") return openMeteoAdmitted(url, upstream, req, res);
+    state.calls[upstream]++;
+    if (upstream === "erddap") res.on("finish", () => (state.erddapStatuses[res.statusCode] = (state.erddapStatuses[res.statusCode] ?? 0) + 1));
+    await pause(latency(upstream));
+    return answer(url, upstream, res);
+  }
+
+  /** Open-Meteo: quotas first (weighted calls), then the per-client concurrency queue. */
+  async function openMeteoAdmitted(url: URL, upstream: "marine" | "forecast", req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const p = url.searchParams;
+    const locations = (p.get("latitude") ?? "").split(",").length;
+    const variables = (p.get("hourly") ?? "").split(",").filter(Boolean).length;
+    const days = Number(p.get("past_days") ?? 0) + Number(p.get("forecast_days") ?? 7);
+    const admission = await state.openMeteo.admit(req.socket.remoteAddress ?? "?", weightOf(locations, variables, days));
+    if (!admission.ok) return send(res, admission.status, "application/json", JSON.stringify({ error: true, reason: admission.reason }));
+    state.calls[upstream]++;
+    try {
+      await pause(latency(upstream));
+      answer(url, upstream, res);
+    } finally {
+      admission.release();
+    }
+  }
+
+  function answer(url: URL, upstream: StubUpstream, res: ServerResponse): void {
     const fault = faults.get(upstream);
     if (fault?.kind === "timeout") {
       hanging.add(res);
@@ -118,6 +203,9 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     if (fault?.kind === "shape") return send(res, 200, "application/json", JSON.stringify(wrongShape(upstream)));
     const now = state.now();
     const partial = fault?.kind === "partial-nulls";
+    if (upstream === "erddap" && badGatewayEvery > 0 && state.calls.erddap % badGatewayEvery === 0) {
+      return send(res, 502, "text/html", "<html><head><title>502 Proxy Error</title></head><body>Proxy Error</body></html>");
+    }
     switch (upstream) {
       case "marine":
       case "forecast":
@@ -136,7 +224,15 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
       const [up, kind] = f.split(":") as [StubUpstream, FaultKind | "none"];
       if ((STUB_UPSTREAMS as readonly string[]).includes(up)) state.fault(up, kind === "none" ? null : { kind });
     }
-    send(res, 200, "application/json", JSON.stringify({ scenario: state.scenario.name, faults: Object.fromEntries(faults), calls: state.calls }, null, 2));
+    const exhaust = url.searchParams.get("exhaust");
+    if (exhaust === "minutely" || exhaust === "hourly" || exhaust === "daily") state.openMeteo.exhaust(exhaust);
+    if (url.searchParams.get("quotas") === "reset") state.openMeteo.resetQuotas();
+    send(
+      res,
+      200,
+      "application/json",
+      JSON.stringify({ scenario: state.scenario.name, faults: Object.fromEntries(faults), calls: state.calls, openMeteo: state.openMeteo.counters, erddap: state.erddapStatuses }, null, 2),
+    );
   }
 
   function openMeteo(url: URL, kind: "marine" | "forecast", now: Date, partial: boolean, res: ServerResponse): void {
@@ -157,6 +253,10 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     const s = state.scenario;
     const units: Record<string, string> = { time: "iso8601" };
     for (const v of variables) units[v] = unitOf(v, knots);
+    // The marine best_match (Météo-France + DWD, ECMWF WAM when stale) has no third swell train:
+    // its values are all null and its unit is the string "undefined".
+    const absent = (v: string) => kind === "marine" && v.startsWith("tertiary_swell");
+    for (const v of variables) if (absent(v)) units[v] = "undefined";
     const locations = lats.map((lat, i) => {
       const lon = lons[i]!;
       const hourly: Record<string, unknown[]> = { time: [] };
@@ -165,7 +265,7 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
         const t = first + h * HOUR_MS;
         hourly.time!.push(new Date(t).toISOString().slice(0, 16));
         for (const v of variables) {
-          let x = openMeteoValue(s, v, t, lat, lon, now.getTime());
+          let x = absent(v) ? null : openMeteoValue(s, v, t, lat, lon, now.getTime());
           if (x !== null && v.startsWith("wind_") && !v.includes("direction") && !knots) x = round(x * 1.852, 1);
           const coastalGap = kind === "marine" && s.coastalNulls && (i % 2 === 1 || h % 4 === 0);
           if (coastalGap || (partial && h % 2 === 1)) x = null;
@@ -173,6 +273,8 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
         }
       }
       return {
+        // Written only when not 0 (Open-Meteo omits a zero location_id), so the first has none.
+        ...(i > 0 ? { location_id: i } : {}),
         latitude: round(Math.round(lat / MODEL_GRID_DEG) * MODEL_GRID_DEG, 3),
         longitude: round(Math.round(lon / MODEL_GRID_DEG) * MODEL_GRID_DEG, 3),
         generationtime_ms: 0.4,
@@ -227,7 +329,7 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     if (!c) return send(res, 400, "text/plain", `Error {\n    code=400;\n    message="Bad Request: Query error: unrecognized constraint ${q}";\n}\n`);
     const [lat0, lat1, lon0, lon1] = c.slice(1, 5).map(Number) as [number, number, number, number];
     if (ds.latDescending !== lat0 > lat1) {
-      return send(res, 400, "text/plain", `Error {\n    code=400;\n    message="Bad Request: Query error: For variable=kd_490 axis#2=latitude Constraint=\\"[(${lat0}):1:(${lat1})]\\": StartIndex=40 is greater than StopIndex=0.";\n}\n`);
+      return send(res, axisRefusalStatus, "text/plain", `Error {\n    code=400;\n    message="Bad Request: Query error: For variable=kd_490 axis#2=latitude Constraint=\\"[(${lat0}):1:(${lat1})]\\": StartIndex=40 is greater than StopIndex=0.";\n}\n`);
     }
     const time = Math.floor(now.getTime() / DAY_MS) * DAY_MS - ds.lagDays * DAY_MS + 12 * HOUR_MS;
     const step = ds.stepDeg;

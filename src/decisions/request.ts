@@ -4,7 +4,7 @@ import { ACTIVITY_IDS, activity as activityById, isActivityId, type Activity } f
 import type { Region, Spot } from "../catalog/catalog.js";
 import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
-import { round } from "../geo.js";
+import { roundKm } from "../geo.js";
 import { z } from "zod";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED, SPOT_ID_PATTERN } from "../limits.js";
 import { optionalString, parseNumber, parsePoint, parseSpotId, resolveSpot, type Point, type Raw } from "../params.js";
@@ -69,8 +69,16 @@ export interface DecisionQuery {
   radiusGiven: number | null;
 }
 
+const ALLOWED_ACTIVITIES = `Allowed values: ${ACTIVITY_IDS.join(", ")}.`;
+
 export function parseActivity(v: Raw): Activity {
-  const s = optionalString("activity", v, "unknown_activity");
+  let s: string | undefined;
+  try {
+    s = optionalString("activity", v);
+  } catch (e) {
+    // A repeated or non-text activity: the spec wants the allowed values in every unknown_activity.
+    throw new ServiceError("unknown_activity", `${(e as ServiceError).detail} ${ALLOWED_ACTIVITIES}`, { extra: { allowed: [...ACTIVITY_IDS] } });
+  }
   if (s === undefined) {
     throw new ServiceError("missing_activity", `Give an \`activity\`: one of ${ACTIVITY_IDS.join(", ")}.`);
   }
@@ -78,7 +86,7 @@ export function parseActivity(v: Raw): Activity {
   if (!isActivityId(id)) {
     throw new ServiceError(
       "unknown_activity",
-      `Unknown activity ${JSON.stringify(s)}. Allowed values: ${ACTIVITY_IDS.join(", ")}. Kite, windsurf and wing sports have no decision model; wind facts for every spot are in the conditions endpoint.`,
+      `Unknown activity ${JSON.stringify(s)}. ${ALLOWED_ACTIVITIES} Kite, windsurf and wing sports have no decision model; wind facts for every spot are in the conditions endpoint.`,
       { extra: { allowed: [...ACTIVITY_IDS] } },
     );
   }
@@ -117,7 +125,10 @@ export function parseLimit(v: Raw): number {
   return n;
 }
 
-/** Resolves the destination. Unknown spot → 404 unknown_spot; unknown region → 404 unknown_region. */
+/**
+ * Resolves the destination. An unknown spot or region → 404 unknown_spot: the spec lists no other
+ * 404 code for decisions, so an unknown region is refused with it and its detail names the region.
+ */
 export function resolveDestination(q: DecisionQuery, ctx: ServiceContext): Destination {
   const { catalog } = ctx;
   if (q.spotId !== null) {
@@ -127,7 +138,9 @@ export function resolveDestination(q: DecisionQuery, ctx: ServiceContext): Desti
   if (q.regionId !== null) {
     const region = catalog.region(q.regionId);
     if (!region) {
-      throw new ServiceError("unknown_region", `No region with id \`${q.regionId}\`. Regions: ${catalog.regions.map((r) => r.id).join(", ")}.`);
+      throw new ServiceError("unknown_spot", `No region with id \`${q.regionId}\`, so no spot to rank. Regions: ${catalog.regions.map((r) => r.id).join(", ")}.`, {
+        extra: { region: q.regionId, regions: catalog.regions.map((r) => r.id) },
+      });
     }
     const all = region.spots.map((spot) => ({ spot, distanceKm: null }));
     return {
@@ -148,7 +161,7 @@ export function resolveDestination(q: DecisionQuery, ctx: ServiceContext): Desti
   const inRange = catalog
     .byDistance(point.lat, point.lon, region.spots)
     .filter((d) => d.distanceKm <= q.radiusKm)
-    .map((d) => ({ spot: d.spot, distanceKm: round(d.distanceKm, 1) }));
+    .map((d) => ({ spot: d.spot, distanceKm: roundKm(d.distanceKm) }));
   return {
     covered: true,
     kind: "point",

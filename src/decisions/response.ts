@@ -4,7 +4,7 @@ import type { Activity } from "../activities.js";
 import { DISCLAIMER } from "../attribution.js";
 import { hourFloor } from "../clock.js";
 import type { ServiceContext } from "../context.js";
-import { round } from "../geo.js";
+import { roundKm } from "../geo.js";
 import type { z } from "zod";
 import type { ActivityInfoSchema } from "../schemas/catalog.js";
 import type { ConsideredSchema, CoverageInfoSchema, DECISION_STATUSES, FactsHintSchema } from "../schemas/decisions.js";
@@ -24,7 +24,7 @@ export function coverageOf(dest: Destination): z.infer<typeof CoverageInfoSchema
     ? {
         spot: { id: dest.nearest.spot.id, name: dest.nearest.spot.name },
         region: { id: dest.nearest.spot.region.id, name: dest.nearest.spot.region.name },
-        distance_km: round(dest.nearest.distanceKm, 1),
+        distance_km: roundKm(dest.nearest.distanceKm),
       }
     : null;
   return dest.covered ? { status: "covered", regions: [dest.region.id], nearest_covered: nearest } : { status: "not_covered", regions: [], nearest_covered: nearest };
@@ -72,7 +72,21 @@ export function earlyStatus(
   dest: Destination,
 ): EarlyStatus | null {
   if (q.activity.model === "unsupported") {
-    const spot = dest.covered ? dest.candidates[0]?.spot ?? dest.region.spots[0]! : dest.nearest.spot;
+    if (!dest.covered) {
+      // Surf at a place outside coverage: say it is uncovered before pointing at a spot far away.
+      const n = dest.nearest;
+      const where = `${dest.point.lat}, ${dest.point.lon} is outside coverage: the nearest covered spot is ${n.spot.name} (${n.spot.region.name}), ${roundKm(n.distanceKm)} km away.`;
+      return {
+        status: "activity_not_modeled",
+        message: `${q.activity.label} is not ranked, and ${where} Swell, wind and tide facts for covered spots come from the get_conditions tool or the conditions endpoint.`,
+        facts_hint: {
+          endpoint: ctx.links.conditions(n.spot.id),
+          tool: "get_conditions",
+          message: `${where} Call get_conditions with spot "${n.spot.id}" only if that spot is useful to you.`,
+        },
+      };
+    }
+    const spot = dest.candidates[0]?.spot ?? dest.region.spots[0]!;
     return {
       status: "activity_not_modeled",
       message: `${q.activity.label} is not ranked. Swell, wind and tide facts for every covered spot come from the get_conditions tool or the conditions endpoint.`,
@@ -87,7 +101,7 @@ export function earlyStatus(
     const n = dest.nearest;
     return {
       status: "not_covered",
-      message: `No covered spot within range of ${dest.point.lat}, ${dest.point.lon}. The nearest covered spot is ${n.spot.name} (${n.spot.region.name}), ${Math.round(n.distanceKm)} km away.`,
+      message: `No covered spot within range of ${dest.point.lat}, ${dest.point.lon}. The nearest covered spot is ${n.spot.name} (${n.spot.region.name}), ${roundKm(n.distanceKm)} km away.`,
       facts_hint: null,
     };
   }

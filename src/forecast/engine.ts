@@ -165,6 +165,7 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
         date,
         uncalibrated: spot.region.decision_support === "conditions_only",
         satelliteAgeH,
+        satelliteObservedAt: satellite?.observedAt ?? null,
       });
     } else {
       why = missingReason(swell === null, windKt === null);

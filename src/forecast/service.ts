@@ -22,11 +22,15 @@ export interface TimedForecast {
    * same answer (and ETag) on every instance and after any eviction.
    */
   generatedAt: Date;
+  /** The source revision its inputs were read at, when the source says (undefined: read it after). */
+  revision?: string | null;
 }
 
 export class ForecastService {
   readonly #deps: ForecastServiceDeps;
   readonly #cache: LRUCache<string, TimedForecast>;
+  // The key of each spot's latest build (one per catalogue spot).
+  readonly #builtKey = new Map<string, string>();
   readonly #inflight = new Map<string, Promise<TimedForecast>>();
 
   readonly #catalog: Catalog;
@@ -59,8 +63,12 @@ export class ForecastService {
         .then((built) => {
           // Stored under the revision the build actually read (its fetch may have moved it on);
           // not at all if the refresh it tried is still due, so the next request tries again.
-          const readKey = this.#key(spot, hour);
-          if (readKey !== null) this.#cache.set(readKey, built);
+          const rev = built.revision === undefined ? this.#revision(spot) : built.revision;
+          if (rev !== null) {
+            const readKey = `${spot.id}|${hour.getTime()}|${rev}`;
+            this.#cache.set(readKey, built);
+            this.#builtKey.set(spot.id, readKey);
+          }
           return built;
         })
         .finally(() => this.#inflight.delete(flight));
@@ -69,16 +77,28 @@ export class ForecastService {
     return pending;
   }
 
-  /** The version of a spot's current forecast; answers built from another version are stale. */
+  /**
+   * The version of a spot's current forecast; answers built from another version are stale. Null
+   * while a refresh is due, and while this hour's latest build read older data than the source now
+   * has (an answer arrived during the build): answers computed now are then not kept.
+   */
   versionOf(spotId: string): string | null {
     const spot = this.#catalog.spot(spotId);
-    return spot ? this.#key(spot, hourFloor(this.#deps.clock.now())) : null;
+    const key = spot ? this.#key(spot, hourFloor(this.#deps.clock.now())) : null;
+    if (key === null) return null;
+    const built = this.#builtKey.get(spotId);
+    const builtThisHour = built !== undefined && built.slice(0, built.lastIndexOf("|")) === key.slice(0, key.lastIndexOf("|"));
+    return builtThisHour && built !== key && !this.#cache.has(key) ? null : key;
   }
 
   /** Null while the source has a refresh due. */
   #key(spot: Spot, hour: Date): string | null {
-    const rev = this.#deps.source.revision ? this.#deps.source.revision(spot) : "";
+    const rev = this.#revision(spot);
     return rev === null ? null : `${spot.id}|${hour.getTime()}|${rev}`;
+  }
+
+  #revision(spot: Spot): string | null {
+    return this.#deps.source.revision ? this.#deps.source.revision(spot) : "";
   }
 
   /** Forecasts held, for the bounded-memory check. */
@@ -100,7 +120,7 @@ export class ForecastService {
       this.#deps.tides.extremes(spot, new Date(start.getTime() - 24 * HOUR_MS), new Date(end.getTime() + 24 * HOUR_MS)),
     ]);
     const forecast = buildSpotForecast({ spot, inputs, tides, now: hour });
-    return { forecast, generatedAt: dataTimeOf(hour, inputs, tides) };
+    return { forecast, generatedAt: dataTimeOf(hour, inputs, tides), revision: inputs.revision };
   }
 }
 

@@ -60,14 +60,20 @@ export const LIGHT_FACTOR: Curve = [
 /** Tide nudge: rising/high water brings clearer offshore water in, falling/low drains turbid water out. */
 export const TIDE_NUDGE = 0.06;
 
-/** Satellite weight at observation time, and how fast it fades (hours, e-folding). */
-export const SATELLITE_WEIGHT = 0.8;
-export const SATELLITE_DECAY_H = 48;
 /**
- * Beyond this age (at the period) an observation carries about a tenth of the baseline and its
- * confidence drops below a live heuristic estimate's: it is no longer used, nor called satellite.
+ * A Kd490 observation arrives 7 (VIIRS) to 11 (gap-filled) days after it was made, so it cannot
+ * say what the water is doing today; it says what this stretch of coast has recently been like
+ * (a plume, a bloom, an unusually clear spell), which persists on the time scale of ocean-colour
+ * anomalies: days nearshore, weeks offshore. It is therefore a recent-clarity baseline blended
+ * with the spot's seasonal prior, its weight fading with age (e-folding SATELLITE_DECAY_H), while
+ * today's swell, wind, rain, tide and light still act on top of it.
  */
-export const SATELLITE_MAX_AGE_H = 96;
+export const SATELLITE_WEIGHT = 0.8;
+export const SATELLITE_DECAY_H = 8 * 24;
+/** Below this weight the observation no longer shapes the number: it is not used, nor named. */
+export const SATELLITE_MIN_WEIGHT = 0.15;
+/** Age at the period where the weight falls to SATELLITE_MIN_WEIGHT (≈ 13.4 days). */
+export const SATELLITE_MAX_AGE_H = SATELLITE_DECAY_H * Math.log(SATELLITE_WEIGHT / SATELLITE_MIN_WEIGHT);
 
 export type TideState = "high" | "low" | "rising" | "falling";
 
@@ -144,8 +150,15 @@ export function rainIndexAt(precipMm: Float64Array, h: number): number | null {
   return known === 0 ? null : sum;
 }
 
-/** Facts-layer confidence in a visibility estimate (0–1), before any decision-layer factors. */
+/** Confidence of a heuristic estimate from live inputs, and from seasonal norms. */
+export const HEURISTIC_CONFIDENCE = 0.6;
+export const CLIMATOLOGY_CONFIDENCE = 0.35;
+
+/**
+ * Facts-layer confidence in a visibility estimate (0–1), before any decision-layer factors: a
+ * satellite-anchored estimate is above a heuristic one, more so the younger the observation.
+ */
 export function visibilityConfidence(source: VisibilityEstimate["source"], climatology: boolean, satelliteAgeH: number | null): number {
-  if (source === "satellite" && satelliteAgeH !== null) return 0.55 + 0.35 * Math.exp(-satelliteAgeH / SATELLITE_DECAY_H);
-  return climatology ? 0.35 : 0.6;
+  if (source === "satellite" && satelliteAgeH !== null) return HEURISTIC_CONFIDENCE + 0.3 * (satelliteWeight(satelliteAgeH) / SATELLITE_WEIGHT);
+  return climatology ? CLIMATOLOGY_CONFIDENCE : HEURISTIC_CONFIDENCE;
 }

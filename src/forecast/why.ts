@@ -23,6 +23,8 @@ export interface WhyInputs {
   /** The region's visibility model is not calibrated against observations (decision_support conditions_only). */
   uncalibrated: boolean;
   satelliteAgeH: number | null;
+  /** When the satellite observation was made (UTC), for the label. */
+  satelliteObservedAt: Date | null;
 }
 
 export type Basis = "climatology" | "live" | "satellite";
@@ -81,7 +83,7 @@ export function explainRating(i: WhyInputs): string {
     i.basis === "climatology"
       ? "Seasonal norms, not a live forecast."
       : i.basis === "satellite"
-        ? `Visibility anchored on satellite ocean colour about ${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} day(s) old.`
+        ? `Visibility leans on satellite ocean colour observed ${i.satelliteObservedAt?.toISOString().slice(0, 10) ?? "recently"} (${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} days before this forecast), weighted by its age.`
         : "Visibility estimated from swell, wind and rain.";
   return `${lead}. ${basis}${i.uncalibrated ? ` ${UNCALIBRATED_NOTE}` : ""}`;
 }

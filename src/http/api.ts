@@ -1,7 +1,7 @@
 // The REST API (GET /api/v1/…), served straight from node:http: Express costs about half the
 // throughput of a bare server on these bodies (measured), and every API answer is a cached byte
 // string, so the router stays thin. Each route is admitted by the meter, answers from the answer
-// cache with an ETag (If-None-Match → 304), and charges a keyed call on success.
+// cache with an ETag (If-None-Match → 304), and a keyed call's allotment, taken at admission, is given back if the answer fails.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import type { ServiceContext } from "../context.js";
@@ -55,7 +55,13 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
     }
     const args = parseQuery(query) as Args;
     const admission = await ctx.meter.admit(route.op, args, callerOf(ctx, req, res), true);
-    const answer = await ctx.answers.get(route.op, args, (a) => route.run(a as Args, ctx));
+    let answer;
+    try {
+      answer = await ctx.answers.get(route.op, args, (a) => route.run(a as Args, ctx));
+    } catch (e) {
+      await admission.refund();
+      throw e;
+    }
     // Answers are the same for every caller, but in metered mode a shared cache must not hand a
     // keyed answer to callers who were never admitted: then only the caller's own cache may keep it.
     const headers = [
@@ -73,7 +79,6 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
       writeHeadAll(res, 200, headers);
       res.end(req.method === "HEAD" ? undefined : answer.body);
     }
-    await admission.charge();
   } catch (e) {
     const { error, unexpected } = asServiceError(e);
     if (unexpected) ctx.log.error({ err: e, route: state?.route }, "unhandled error");

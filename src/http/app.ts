@@ -13,6 +13,7 @@ import { MAX_QUERY_BYTES } from "../limits.js";
 import { mountDiscovery } from "../mcp/discovery.js";
 import { createMcpRoute, MCP_PATH } from "../mcp/http.js";
 import { API_ROUTES, serveApi } from "./api.js";
+import { CompressedBody } from "./compressed.js";
 import { openApiDocument } from "./openapi.js";
 import { registerDocsPage } from "./docs-page.js";
 import { createCardImageRoute, registerSharePages } from "./pages.js";
@@ -98,7 +99,11 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
   const json = (res: Response, status: number, body: unknown) => res.status(status).type("application/json").send(JSON.stringify(body));
 
   mountDiscovery(app, ctx);
-  app.get("/openapi.json", (_req, res) => json(res, 200, openApiDocument(ctx.links.base, ctx.config.auth.mode)));
+  let openapi: CompressedBody | undefined;
+  app.get("/openapi.json", (req, res) => {
+    openapi ??= new CompressedBody(JSON.stringify(openApiDocument(ctx.links.base, ctx.config.auth.mode)));
+    openapi.send(req, res, "application/json", "public, max-age=3600");
+  });
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {

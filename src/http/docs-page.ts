@@ -17,6 +17,7 @@ import type { ServiceContext } from "../context.js";
 import { DISCOVERY } from "../mcp/discovery.js";
 import { TOOLS } from "../mcp/server.js";
 import { html } from "../share/html.js";
+import { CompressedBody } from "./compressed.js";
 import { API_SUMMARY } from "./openapi.js";
 
 const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -99,7 +100,7 @@ export function registerDocsPage(app: Express, ctx: ServiceContext): void {
   const prefix = new URL(ctx.links.base).pathname.replace(/\/$/, "");
   const assetUrl = (a: Asset) => `${prefix}/docs/assets/${a.name}`;
   const csp = docsCsp(ctx.links.base);
-  let page: string | null = null;
+  let page: CompressedBody | null = null;
 
   const render = () => {
     const a = loadAssets();
@@ -140,12 +141,11 @@ export function registerDocsPage(app: Express, ctx: ServiceContext): void {
 `.html;
   };
 
-  app.get("/docs", (_req: Request, res: Response) => {
-    page ??= render();
+  app.get("/docs", (req: Request, res: Response) => {
+    page ??= new CompressedBody(render());
     res.setHeader("Content-Security-Policy", csp);
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("Cache-Control", "public, max-age=3600");
-    res.status(200).type("text/html; charset=utf-8").send(page);
+    page.send(req, res, "text/html; charset=utf-8", "public, max-age=3600");
   });
 
   app.get("/docs/assets/:file", (req: Request, res: Response, next) => {

@@ -18,6 +18,7 @@ import { CARD_HEIGHT, CARD_WIDTH, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES } from "..
 import { advertisedProtocolVersions, DISCOVERY } from "../mcp/discovery.js";
 import { CARD_IMAGE_PATH, SHARE_ROUTE_ERRORS } from "./pages.js";
 import { MCP_PATH } from "../mcp/http.js";
+import { portableJsonSchema } from "../schemas/portable.js";
 import { TOOLS } from "../mcp/server.js";
 import "../schemas/catalog.js";
 import "../schemas/conditions.js";
@@ -31,9 +32,9 @@ type Json = Record<string, unknown>;
 export const OPERATION_STATUSES = {
   conditions: [400, 404, 422, 429, 503],
   spots: [400, 429],
-  // The spec lists no error for coverage; a repeated `region` is still a 400 (invalid_parameter),
-  // and coverage counts toward the facts caps like the other facts operations.
-  coverage: [400, 429],
+  // The spec lists no error for coverage, and no filter value is refused (a repeated `region` lists
+  // each region). Only the facts caps of spec section 8 rule 2 apply, as to every facts operation.
+  coverage: [429],
   recommendations: [400, 401, 402, 404, 422, 429, 503],
   "best-day": [400, 401, 402, 404, 422, 429, 503],
 } as const;
@@ -55,12 +56,12 @@ const codesFor = (status: number) => (Object.keys(ERROR_CODES) as ErrorCode[]).f
 
 const toJson = (schema: z.ZodType, io: "input" | "output" = "output"): Json => {
   // A component is not a document of its own: drop the $schema zod adds.
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json;
+  const { $schema: _s, ...rest } = portableJsonSchema(z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Json);
   return rest;
 };
 
 function componentSchemas(): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  const { schemas } = portableJsonSchema(z.toJSONSchema(z.globalRegistry, { target: "draft-2020-12", uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> });
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     // Components are not documents of their own: drop $schema and the fragment-only $id zod adds.
@@ -91,7 +92,7 @@ function componentSchemas(): Record<string, Json> {
 
 /** One parameter per property of a zod object schema (query: optional unless required; path: always required). */
 function parameters(schema: z.ZodObject, where: "query" | "path" = "query"): Json[] {
-  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" }) as { properties?: Record<string, Json>; required?: string[] };
+  const json = portableJsonSchema(z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" }) as { properties?: Record<string, Json>; required?: string[] });
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {
     const { description, ...rest } = prop;
     return { name, in: where, required: where === "path" || (json.required ?? []).includes(name), description, schema: rest };

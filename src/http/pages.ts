@@ -16,18 +16,19 @@ import { PAGE_CSP } from "../share/html.js";
 import { asServiceError } from "../failures.js";
 import { etagMatches, secondsUntilRefresh } from "./caching.js";
 import { sendProblem } from "./problem.js";
-import { applyCommonHeaders, requestState, writeHeadAll } from "./request-state.js";
+import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "./request-state.js";
 import { errorPage, sharePage } from "../share/share-page.js";
 
 /**
  * Every code each route can refuse with, for the OpenAPI document: its handler's, plus
  * invalid_parameter for a path segment that is not valid percent-encoding (the router refuses it
- * before the handler runs).
+ * before the handler runs), and rate_limited when the caller's render budget is spent (the image's
+ * full render queue is the handler's unavailable).
  */
 export const SHARE_ROUTE_ERRORS = {
-  cardImage: [...SPOT_DAY_ERRORS, "invalid_parameter"],
-  sharePage: [...SPOT_DAY_ERRORS, "invalid_parameter"],
-  forecastPage: [...FORECAST_PAGE_ERRORS, "invalid_parameter"],
+  cardImage: [...SPOT_DAY_ERRORS, "invalid_parameter", "rate_limited"],
+  sharePage: [...SPOT_DAY_ERRORS, "invalid_parameter", "rate_limited"],
+  forecastPage: [...FORECAST_PAGE_ERRORS, "invalid_parameter", "rate_limited"],
 } as const satisfies Record<string, readonly ErrorCode[]>;
 
 /** What a card shows and its content key, for one spot, date and activity as asked, in one hour. */
@@ -40,6 +41,17 @@ interface CardEntry {
   /** The spot's forecast version it was built from (null: a refresh was due, so it is not reused). */
   version: string | null;
 }
+
+/** A built HTML page and what it was built from. */
+interface CachedPage {
+  html: string;
+  builtFor: Date;
+  hour: number;
+  version: string | null;
+}
+
+/** Memory for built pages (a forecast page is about 40 KB). */
+const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Cards remembered (each under 2 KB): every spot × 7 days × activity with room to spare. */
 const CARD_ENTRIES = 5_000;
@@ -85,6 +97,8 @@ export function createCardImageRoute(ctx: ServiceContext): (req: IncomingMessage
         res.end();
         return;
       }
+      // Only a card that must be drawn counts against the caller's render budget.
+      if (!ctx.cardImages.isReady(card.etag)) await ctx.meter.admitRender(callerOf(ctx, req, res));
       const { png } = await ctx.cardImages.get(card.model, card.etag);
       writeHeadAll(res, 200, [...headers, "Content-Type", "image/png", "Content-Length", String(png.length)]);
       res.end(req.method === "HEAD" ? undefined : png);
@@ -126,6 +140,21 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
     sendPage(res, err.status, errorPage(err.status, err.title.charAt(0).toUpperCase() + err.title.slice(1), err.detail, ctx));
   };
 
+  // Built pages, for the data hour: valid while the hour and the spot's forecast version are the
+  // same. Only a page that must be built counts against the caller's render budget.
+  const pages = new LRUCache<string, CachedPage>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (p) => p.html.length * 2 + 256 });
+  const cachedPage = async (req: Request, spotId: string, build: () => Promise<{ html: string; builtFor: Date }>): Promise<CachedPage> => {
+    const key = JSON.stringify([req.path, req.query.date ?? null, req.query.activity ?? null]);
+    const hour = hourFloor(ctx.clock.now()).getTime();
+    const hit = pages.get(key);
+    if (hit && hit.hour === hour && hit.version === ctx.forecasts.versionOf(spotId)) return hit;
+    await ctx.meter.admitRender(callerOf(ctx, req, req.res!));
+    const built = await build();
+    const page: CachedPage = { ...built, hour, version: ctx.forecasts.versionOf(spotId) };
+    if (page.version !== null) pages.set(key, page);
+    return page;
+  };
+
   /** HTML routes answer errors with an HTML page carrying the problem's status. */
   const htmlRoute = (path: string, render: (req: Request, res: Response) => Promise<string>) => {
     app.get(path, async (req, res) => {
@@ -148,14 +177,17 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
   };
 
   htmlRoute("/s/:spot/:date", async (req, res) => {
-    const day = await spotDay({ spot: req.params.spot, date: req.params.date, activity: req.query.activity }, ctx);
-    cacheFor(res, day.forecastAt);
-    return sharePage(day, ctx);
+    const page = await cachedPage(req, req.params.spot as string, async () => {
+      const day = await spotDay({ spot: req.params.spot, date: req.params.date, activity: req.query.activity }, ctx);
+      return { html: sharePage(day, ctx), builtFor: day.forecastAt };
+    });
+    cacheFor(res, page.builtFor);
+    return page.html;
   });
 
   htmlRoute("/spots/:spot", async (req, res) => {
-    const rendered = await forecastPage({ spot: req.params.spot, date: req.query.date, activity: req.query.activity }, ctx);
-    cacheFor(res, rendered.builtFor);
-    return rendered.html;
+    const page = await cachedPage(req, req.params.spot as string, () => forecastPage({ spot: req.params.spot, date: req.query.date, activity: req.query.activity }, ctx));
+    cacheFor(res, page.builtFor);
+    return page.html;
   });
 }

@@ -50,13 +50,17 @@ export function writeHeadAll(res: ServerResponse, status: number, headers: strin
 type Trust = (addr: string, hop: number) => boolean;
 const trustCache = new WeakMap<object, Trust>();
 
-/** TRUST_PROXY as Express reads it: false, true, a hop count, or trusted addresses/subnets. */
+/**
+ * TRUST_PROXY as Express reads it: false, a hop count, or trusted addresses/subnets. Either way the
+ * caller is the rightmost X-Forwarded-For address that is not a trusted proxy ("true", which would
+ * take the client-chosen leftmost one, is refused at start-up).
+ */
 function trustOf(ctx: ServiceContext): Trust {
   let trust = trustCache.get(ctx.config);
   if (!trust) {
     const v = ctx.config.trustProxy;
     trust =
-      v === true ? () => true : v === false ? () => false : typeof v === "number" ? (_a, hop) => hop < v : proxyaddr.compile(v.split(",").map((s) => s.trim()));
+      v === false ? () => false : typeof v === "number" ? (_a, hop) => hop < v : proxyaddr.compile(v.split(",").map((s) => s.trim()));
     trustCache.set(ctx.config, trust);
   }
   return trust;

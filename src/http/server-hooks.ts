@@ -2,7 +2,9 @@
 // Node refuses before Express sees them (headers over the 16 KiB limit, malformed HTTP, clients too
 // slow to send their headers). Used by src/main.ts and by the test harness, so tests run the same server.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { callerAddress } from "../metering/caller.js";
 import type { ServiceContext } from "../context.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
 import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, REQUEST_TIMEOUT_MS } from "../limits.js";
@@ -115,4 +117,72 @@ export function attachClientErrorHandler(server: Server, ctx: ServiceContext): v
     ctx.log.debug({ err: err.code, status }, "client error");
     socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
   });
+}
+
+/** Idle keep-alive time while connections are over half the global cap (pressure). */
+export const PRESSURED_KEEP_ALIVE_MS = 2_000;
+
+/**
+ * Connection caps: at most `max` open connections in all and at most `perIp` from one address (an
+ * IPv6 client counts by its /64), so one client holding idle sockets cannot starve the others.
+ * When a new connection would pass `max`, the connection that has been idle longest (no request in
+ * flight, oldest first) is closed to make room; only when none is idle is the newcomer refused. Past
+ * half of `max`, idle keep-alive connections are kept PRESSURED_KEEP_ALIVE_MS instead of the usual
+ * timeout (and the idle ones are closed at once), until the count falls under a quarter.
+ */
+export function limitConnections(server: Server, caps: { max: number; perIp: number }, log?: ServiceContext["log"]): { open(): number } {
+  const normalKeepAlive = server.keepAliveTimeout;
+  const perAddress = new Map<string, number>();
+  // Sockets without a request in flight, least recently active first (a Set keeps insertion order).
+  const idle = new Set<Socket>();
+  let open = 0;
+  let pressured = false;
+  const setPressure = (on: boolean) => {
+    if (on === pressured) return;
+    pressured = on;
+    server.keepAliveTimeout = on ? Math.min(PRESSURED_KEEP_ALIVE_MS, normalKeepAlive) : normalKeepAlive;
+    if (on) {
+      log?.warn({ open, max: caps.max }, "many open connections: keep-alive shortened");
+      server.closeIdleConnections();
+    }
+  };
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    idle.delete(socket);
+    res.once("finish", () => {
+      if (!socket.destroyed) idle.add(socket);
+    });
+  });
+  server.on("connection", (socket: Socket) => {
+    const address = callerAddress(socket.remoteAddress ?? "unknown");
+    const n = (perAddress.get(address) ?? 0) + 1;
+    if (n > caps.perIp) {
+      log?.debug({ address }, "connection refused: too many from this address");
+      socket.destroy();
+      return;
+    }
+    if (open >= caps.max) {
+      const oldest = idle.values().next();
+      if (oldest.done) {
+        log?.debug({ address }, "connection refused: every connection is busy");
+        socket.destroy();
+        return;
+      }
+      idle.delete(oldest.value);
+      oldest.value.destroy();
+    }
+    perAddress.set(address, n);
+    open++;
+    idle.add(socket);
+    if (open > caps.max / 2) setPressure(true);
+    socket.once("close", () => {
+      open--;
+      idle.delete(socket);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+      if (open <= caps.max / 4) setPressure(false);
+    });
+  });
+  return { open: () => open };
 }

@@ -12,6 +12,7 @@ import { PROJECT_ROOT } from "../paths.js";
 import { PACKAGE } from "../package-info.js";
 import { registryServerJson } from "./registry.js";
 import { SERVER_INFO } from "./server.js";
+import { MCP_PROTOCOL_VERSIONS, SERVER_CARD_TEMPLATE } from "./versions.js";
 
 export interface DiscoveryDocument {
   body: string;
@@ -21,17 +22,16 @@ export interface DiscoveryDocument {
 
 /** Where each discovery document is served, and as what (the OpenAPI document lists the same). */
 export const DISCOVERY = {
-  serverCard: { paths: ["/.well-known/mcp/server-card.json", "/mcp/server-card"], template: ".well-known/mcp/server-card.json", contentType: "application/mcp-server-card+json" },
+  serverCard: { paths: ["/.well-known/mcp/server-card.json", "/mcp/server-card"], template: SERVER_CARD_TEMPLATE, contentType: "application/mcp-server-card+json" },
   registry: { paths: ["/server.json"], contentType: "application/json" },
   aiCatalog: { paths: ["/.well-known/ai-catalog.json"], contentType: "application/json" },
 } as const;
 
 const readTemplate = (relPath: string) => readFileSync(join(PROJECT_ROOT, relPath), "utf8");
 
-/** The MCP protocol versions the server card advertises: the card template is where they are listed. */
+/** The MCP protocol versions the server card advertises (the card template is where they are listed). */
 export function advertisedProtocolVersions(): string[] {
-  const card = JSON.parse(readTemplate(DISCOVERY.serverCard.template)) as { remotes: { supportedProtocolVersions: string[] }[] };
-  return card.remotes[0]!.supportedProtocolVersions;
+  return [...MCP_PROTOCOL_VERSIONS];
 }
 
 function render(relPath: string, base: string, contentType: string): DiscoveryDocument {

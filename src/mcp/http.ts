@@ -7,13 +7,15 @@
 // SDK's. Measured in BENCHMARKS.md.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ServiceContext } from "../context.js";
 import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "../http/request-state.js";
-import { MCP_MAX_BODY_BYTES } from "../limits.js";
+import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../limits.js";
 import { ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
 import { createMcpServerFactory, type CallRecord } from "./server.js";
+import type { Source } from "../attribution.js";
+import { MCP_PROTOCOL_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION } from "./versions.js";
 
 /** Where the endpoint is served (the discovery documents and OpenAPI name it too). */
 export const MCP_PATH = "/mcp";
@@ -39,6 +41,88 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer
   });
 }
 
+/**
+ * Whether a JSON body nests arrays/objects deeper than `max` (brackets inside strings ignored).
+ * Checked on the raw bytes before anything parses it: a deep body otherwise overflows the stack of
+ * the SDK's validation (a 500). Malformed bodies pass through to the SDK's parse error.
+ */
+export function tooDeep(chunks: readonly Buffer[], max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (const chunk of chunks) {
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) {
+        if (++depth > max) return true;
+      } else if (c === 0x7d || c === 0x5d) depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * The one version story: an MCP-Protocol-Version header naming a version not served here is a 400
+ * with UnsupportedProtocolVersionError (-32022) listing the versions that are, in every era (the SDK
+ * would let a 2025-era leg fall back to versions it knows but this server does not offer). A JSON-RPC
+ * batch is refused: every version served here (2025-06-18 on) removed batching.
+ */
+function versionOrBatchRefusal(req: IncomingMessage, body: unknown, source: Source): string | null {
+  const header = req.headers["mcp-protocol-version"];
+  const requested = typeof header === "string" ? header.trim() : undefined;
+  if (requested !== undefined && requested !== "" && !MCP_PROTOCOL_VERSIONS.includes(requested)) {
+    const id = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
+    return jsonRpcError(source, UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", { supported: [...MCP_PROTOCOL_VERSIONS], requested }, id);
+  }
+  if (Array.isArray(body)) {
+    return jsonRpcError(source, -32600, `Invalid Request: JSON-RPC batches are not accepted; protocol versions ${MCP_PROTOCOL_VERSIONS.join(", ")} send one message per POST.`);
+  }
+  return null;
+}
+
+/** A JSON-RPC error body with `source` in its data, as every JSON body of the service carries. */
+function jsonRpcError(source: Source, code: number, message: string, data: Record<string, unknown> = {}, id: unknown = null): string {
+  return JSON.stringify({ jsonrpc: "2.0", error: { code, message, data: { ...data, source } }, id: typeof id === "string" || typeof id === "number" ? id : null });
+}
+
+/** Adds `source` to the data of a JSON-RPC error object (the SDK's own errors carry none). */
+function withSource(message: unknown, source: Source): boolean {
+  if (typeof message !== "object" || message === null) return false;
+  const error = (message as { error?: { data?: unknown } }).error;
+  if (typeof error !== "object" || error === null) return false;
+  if (error.data === undefined) error.data = { source };
+  else if (typeof error.data === "object" && error.data !== null && !Array.isArray(error.data)) (error.data as Record<string, unknown>).source = source;
+  else return false;
+  return true;
+}
+
+/**
+ * The SDK's JSON-RPC error answers (JSON, or one SSE event for 2025-era requests) with `source`
+ * added; a result is returned untouched. Error answers are small, so they are the only ones read.
+ */
+async function sourcedErrors(response: Response, source: Source): Promise<Response> {
+  const type = response.headers.get("content-type") ?? "";
+  const length = Number(response.headers.get("content-length") ?? Number.NaN);
+  const json = type.startsWith("application/json");
+  if (!json || response.status === 200 || response.status === 202 || !(length < 65_536 || Number.isNaN(length))) return response;
+  const text = await response.text();
+  let out = text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (withSource(parsed, source)) out = JSON.stringify(parsed);
+  } catch {
+    // not JSON after all: passed on as it came
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(out, { status: response.status, headers });
+}
+
 export interface McpRoute {
   (req: IncomingMessage, res: ServerResponse): Promise<void>;
   close(): Promise<void>;
@@ -52,36 +136,48 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
   // The SDK's handler, keeping the bytes of each tool call answered from a cached answer.
   const keeping = {
     async fetch(request: Request, options?: Parameters<typeof sdk.fetch>[1]): Promise<Response> {
-      const response = await sdk.fetch(request, options);
+      const response = await sourcedErrors(await sdk.fetch(request, options), ctx.source);
       const extra = options?.authInfo?.extra as { call: CallRecord; toolCall: ReplayableCall | null } | undefined;
       const answer = extra?.call.answered;
       const call = extra?.toolCall;
-      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
+      // The call's RateLimit headers, as REST sends them (the counters are shared); never stored
+      // with a replay, which carries its own caller's.
+      const withRateLimit = (r: Response) => {
+        for (const [name, value] of Object.entries(extra?.call.rateLimit ?? {})) r.headers.set(name, value);
+        return r;
+      };
+      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return withRateLimit(response);
       const bytes = Buffer.from(await response.arrayBuffer());
       replays.record(call, answer, response, bytes);
-      return new Response(bytes, { status: response.status, headers: response.headers });
+      return withRateLimit(new Response(bytes, { status: response.status, headers: response.headers }));
     },
   };
   const node = toNodeHandler(keeping, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });
-  const hostOk = hostHeaderValidation(ctx.config.mcpAllowedHosts);
-  const originOk = originValidation(ctx.config.mcpAllowedOrigins);
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     // Replays write every header at once; everything else is built header by header.
-    if (!validateHostHeader(req.headers.host, ctx.config.mcpAllowedHosts).ok || !validateOriginHeader(req.headers.origin, ctx.config.mcpAllowedOrigins).ok) {
+    const guard = [validateHostHeader(req.headers.host, ctx.config.mcpAllowedHosts), validateOriginHeader(req.headers.origin, ctx.config.mcpAllowedOrigins)].find((v) => !v.ok);
+    if (guard && !guard.ok) {
       applyCommonHeaders(res);
-      if (hostOk(req, res)) originOk(req, res); // each answers 403 when it refuses
+      res.writeHead(403, { "Content-Type": "application/json" });
+      res.end(jsonRpcError(ctx.source, -32000, guard.message));
       return;
     }
     if (req.method !== "POST") {
       applyCommonHeaders(res);
       // No server-push stream and no sessions: every other method is 405 (spec: GET returns 405).
       res.writeHead(405, { Allow: "POST", "Content-Type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: use POST." }, id: null }));
+      res.end(jsonRpcError(ctx.source, -32000, "Method not allowed: use POST."));
       return;
     }
     const caller = callerOf(ctx, req, res);
     const { chunks, over } = await readBody(req, MCP_MAX_BODY_BYTES);
+    if (!over && tooDeep(chunks, MCP_MAX_JSON_DEPTH)) {
+      applyCommonHeaders(res);
+      res.writeHead(400, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels` }, id: null }));
+      return;
+    }
     let body: unknown;
     if (!over) {
       try {
@@ -90,13 +186,21 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         body = undefined; // the SDK answers -32700
       }
     }
+    const refusal = versionOrBatchRefusal(req, body, ctx.source);
+    if (refusal) {
+      applyCommonHeaders(res);
+      res.writeHead(400, { "Content-Type": "application/json" });
+      res.end(refusal);
+      return;
+    }
     const call: CallRecord = { caller };
     const toolCall = replayableCall(req, body);
     const replay = toolCall && replays.get(toolCall);
     if (toolCall && replay) {
       let refused: { refused: unknown } | undefined;
+      let rateLimit: string[] = [];
       try {
-        await (await ctx.meter.admit(replay.op, toolCall.args, caller)).charge();
+        rateLimit = Object.entries((await ctx.meter.admit(replay.op, toolCall.args, caller)).headers).flat();
       } catch (e) {
         refused = { refused: e };
       }
@@ -104,7 +208,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         const tail = Buffer.from(`${JSON.stringify(toolCall.id)}}`);
         const state = requestState(res);
         if (state) state.replayed = true;
-        writeHeadAll(res, replay.status, [...replay.headers, "Content-Length", String(replay.prefix.length + tail.length)]);
+        writeHeadAll(res, replay.status, [...replay.headers, ...rateLimit, "Content-Length", String(replay.prefix.length + tail.length)]);
         // Stored bytes and the caller's id in one write, without copying the stored bytes (end uncorks).
         res.cork();
         res.write(replay.prefix);
@@ -125,7 +229,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       // Only the request stream can fail here (a client gone mid-body); the SDK answers its own faults.
       ctx.log.debug({ err }, "mcp request not read");
       if (!res.headersSent) res.writeHead(400, { "Content-Type": "application/json", Connection: "close" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the request body could not be read" }, id: null }));
+      res.end(jsonRpcError(ctx.source, -32700, "Parse error: the request body could not be read"));
     });
   return Object.assign(route, { close: () => sdk.close() });
 }

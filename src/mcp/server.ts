@@ -11,17 +11,19 @@ import { tool as listCoverage } from "../../tools/list-coverage.js";
 import { tool as recommendSpot } from "../../tools/recommend-spot.js";
 import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
 import type { ServiceContext } from "../context.js";
+import { isServiceError } from "../errors.js";
 import { asServiceError } from "../failures.js";
 import type { CachedAnswer } from "../answer-cache.js";
 import { LOCAL_CALLER, type Caller } from "../metering/caller.js";
 import type { Admission } from "../metering/meter.js";
-import type { Raw } from "../params.js";
+import { codeOfParameter, requireScalarArguments, type Raw } from "../params.js";
 import { SEASONAL_NORM_LABEL } from "../forecast/norms.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../forecast/tiers.js";
 import { PACKAGE } from "../package-info.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
-import { advertisedInput, advertisedOutput, type ToolDefinition } from "./tool.js";
+import { MCP_PROTOCOL_VERSIONS } from "./versions.js";
+import { advertisedInput, advertisedOutput, checkArguments, type ToolDefinition } from "./tool.js";
 
 /** Registry name; the server card and server.json use the same. */
 export const SERVER_NAME = PACKAGE.mcpName;
@@ -55,6 +57,7 @@ export function toolErrorResult(e: unknown, ctx: ServiceContext, toolName: strin
   const { error, unexpected } = asServiceError(e);
   if (unexpected) ctx.log.error({ err: e, tool: toolName }, "tool failed");
   const structured: ToolErrorJson = {
+    source: ctx.source,
     error: {
       code: error.code,
       message: error.detail,
@@ -75,22 +78,33 @@ export interface CallRecord {
   caller: Caller;
   admission?: { admitted: Admission } | { refused: unknown };
   answered?: CachedAnswer<unknown>;
+  /** RateLimit-Policy / RateLimit headers of the call's admission (or refusal), for the HTTP answer. */
+  rateLimit?: Record<string, string>;
 }
 
-/** Runs a tool for a caller: admitted like its REST twin (keys, rate limits), charged on success. */
+/** Runs a tool for a caller: admitted like its REST twin (keys, rate limits, allotment refunded on failure). */
 export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, record: CallRecord): Promise<CallToolResult> {
   try {
     const input = (args ?? {}) as Record<string, unknown>;
+    checkArguments(t.name, t.config.inputSchema, input, t.argumentCode ?? codeOfParameter);
     const decided = record.admission;
     if (decided && "refused" in decided) throw decided.refused;
+    requireScalarArguments(input);
     const admission = decided ? decided.admitted : await ctx.meter.admit(t.operation, input as Record<string, Raw>, record.caller);
+    record.rateLimit = admission.headers;
     // The same cached answer the REST twin serves; its Markdown is rendered once.
-    const answer = await ctx.answers.get(t.operation, input, (a) => t.run(a, ctx));
-    answer.markdown ??= t.markdown(answer.value, ctx);
-    await admission.charge();
+    let answer;
+    try {
+      answer = await ctx.answers.get(t.operation, input, (a) => t.run(a, ctx));
+      answer.markdown ??= t.markdown(answer.value, ctx);
+    } catch (e) {
+      await admission.refund();
+      throw e;
+    }
     record.answered = answer;
     return { content: [{ type: "text", text: answer.markdown }], structuredContent: answer.value as Record<string, unknown> };
   } catch (e) {
+    if (isServiceError(e) && e.headers.RateLimit) record.rateLimit = e.headers;
     return toolErrorResult(e, ctx, t.name);
   }
 }
@@ -101,6 +115,19 @@ export function callRecordOf(reqCtx: McpRequestContext | undefined): CallRecord 
   if (recorded) return recorded;
   // An HTTP request always passes through http.ts; only stdio arrives without a request.
   return { caller: reqCtx?.requestInfo ? { ...LOCAL_CALLER, id: "ip:unknown", local: false } : LOCAL_CALLER };
+}
+
+/**
+ * server/discover lists every version served at this URL, as the server card and the -32022 error
+ * do (the 2026-07-28 versioning page's example lists a 2025 version too); the SDK lists only the
+ * 2026 era there. Its discover answer is otherwise kept. Private SDK API, pinned by the exact
+ * @modelcontextprotocol/server version in package.json and covered by test/mcp-versions.test.ts.
+ */
+function advertiseAllVersions(server: McpServer): void {
+  const inner = server.server as unknown as { _ondiscover?: () => Record<string, unknown> };
+  const sdkDiscover = inner._ondiscover;
+  if (typeof sdkDiscover !== "function") throw new Error("@modelcontextprotocol/server no longer has _ondiscover: revisit advertiseAllVersions");
+  inner._ondiscover = () => ({ ...sdkDiscover.call(inner), supportedVersions: [...MCP_PROTOCOL_VERSIONS] });
 }
 
 /** Returns the factory createMcpHandler (and the stdio entry) call for each request or connection. */
@@ -120,9 +147,14 @@ export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadC
     const record = callRecordOf(reqCtx);
     const server = new McpServer(SERVER_INFO, {
       instructions: INSTRUCTIONS,
-      capabilities: { extensions: { [EXTENSION_ID]: {} } },
+      // The only versions negotiated: `initialize` asking for any other gets the newest 2025-era one.
+      supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+      // A stateless server never sends list_changed notifications: say so rather than let the SDK
+      // advertise them (it defaults listChanged to true when a tool or resource is registered).
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [EXTENSION_ID]: {} } },
       cacheHints: { "tools/list": hour, "server/discover": hour, "resources/list": hour, "resources/read": hour },
     });
+    advertiseAllVersions(server);
     for (const { t, config } of prepared) {
       const cb = (args: unknown) => callTool(t, args, ctx, record);
       if (t.appView) registerAppTool(server, t.name, { ...config, _meta: { ui: { resourceUri: CARD_VIEW_URI } } }, cb);

@@ -2,15 +2,19 @@
 //
 // Input: tools/list advertises the strict JSON Schema written in zod, but the SDK is handed a
 // pass-through validator so every argument reaches the same parsers the REST routes use. A bad
-// argument then becomes a tool error carrying the REST code (`invalid_limit`, `unknown_activity`,
-// …) instead of the SDK's text-only "Input validation error".
+// value then becomes a tool error carrying the REST code (`invalid_limit`, `unknown_activity`,
+// …) instead of the SDK's text-only "Input validation error". What REST cannot be sent (an
+// argument the tool does not take, a JSON type or length the schema does not allow) is refused
+// first by `checkArguments`, as `invalid_parameter` naming the tool's arguments.
 // Output: the advertised schema admits both the success object and the tool-error object, so a
 // host validating structuredContent accepts every result; success results are validated for real,
 // once per answer object.
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ServiceContext } from "../context.js";
+import { ServiceError, type ErrorCode } from "../errors.js";
 import type { Operation } from "../metering/meter.js";
+import { portableJsonSchema } from "../schemas/portable.js";
 import { ToolErrorSchema } from "../schemas/tool-error.js";
 
 export interface ToolDefinition<T = unknown> {
@@ -27,6 +31,8 @@ export interface ToolDefinition<T = unknown> {
   /** Renders the MCP Apps card view as well as Markdown. */
   appView: boolean;
   run(args: Record<string, unknown>, ctx: ServiceContext): Promise<T> | T;
+  /** The code an argument of the wrong JSON type is refused with; default: the parameter's own (params.ts). */
+  argumentCode?: (argument: string) => ErrorCode;
   /** Ready-to-show Markdown; ends with the source line. */
   markdown(result: T, ctx: ServiceContext): string;
 }
@@ -48,7 +54,7 @@ interface StandardWithJson {
 }
 
 const toJson = (schema: z.ZodType, io: "input" | "output"): JsonSchema =>
-  z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  portableJsonSchema(z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema);
 
 /** Advertises `schema` in tools/list; accepts any argument object (the handler validates). */
 export function advertisedInput(schema: z.ZodObject): StandardWithJson {
@@ -96,4 +102,33 @@ export function advertisedOutput(schema: z.ZodType): StandardWithJson {
       jsonSchema: { input: () => json, output: () => json },
     },
   };
+}
+
+const jsonTypeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+
+/**
+ * Refuses arguments the tool's advertised schema rules out before any value is read: names it does
+ * not take (`invalid_parameter`), and JSON types or string lengths it does not allow (the argument's
+ * own code, `codeOf`). Values of the right type (a date that does not exist, a limit of 9) are left
+ * to the shared parsers, so they get the REST codes and wording.
+ */
+export function checkArguments(tool: string, schema: z.ZodObject, args: Record<string, unknown>, codeOf: (argument: string) => ErrorCode): void {
+  const allowed = Object.keys(schema.shape);
+  const takes = allowed.length === 0 ? `${tool} takes no arguments.` : `${tool} takes: ${allowed.join(", ")}.`;
+  const unknown = Object.keys(args).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) {
+    const names = unknown.map((k) => `\`${k}\``).join(", ");
+    throw new ServiceError("invalid_parameter", `Unknown argument${unknown.length === 1 ? "" : "s"} ${names}. ${takes}`, { extra: { allowed } });
+  }
+  for (const name of allowed) {
+    const value = args[name];
+    if (value === undefined) continue;
+    const r = (schema.shape[name] as z.ZodType).safeParse(value);
+    if (r.success) continue;
+    // A whole number given as 2.5 is the right JSON type: its parser says what is wrong with it.
+    const issue = r.error.issues.find((i) => (i.code === "invalid_type" && i.expected !== "int") || ((i.code === "too_big" || i.code === "too_small") && i.origin === "string"));
+    if (!issue) continue;
+    const what = issue.code === "invalid_type" ? `must be ${issue.expected === "string" ? "text" : `a ${issue.expected}`}, not ${jsonTypeOf(value)}` : issue.message.toLowerCase();
+    throw new ServiceError(codeOf(name), `\`${name}\` ${what}. ${takes}`, { extra: { allowed } });
+  }
 }

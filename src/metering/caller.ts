@@ -27,3 +27,22 @@ export function aiFetcherOf(userAgent: string | undefined | null): Caller["aiFet
 }
 
 export const LOCAL_CALLER: Caller = { id: "local", ip: null, presentedKey: null, key: null, aiFetcher: null, local: true };
+
+/**
+ * The address a caller is counted by: IPv4 as is (IPv4-mapped IPv6 included), IPv6 by its /64,
+ * since one subscriber is routinely given a whole /64 and can pick a new address for every request.
+ */
+export function callerAddress(ip: string): string {
+  if (!ip.includes(":")) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  const bare = ip.split("%")[0]!.toLowerCase();
+  const [head, tail] = bare.split("::", 2) as [string, string | undefined];
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  // An embedded IPv4 tail is two groups; only the first four groups matter here.
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  const prefix = groups.slice(0, 4).map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? g.replace(/^0+(?=.)/, "") : "0"));
+  while (prefix.length < 4) prefix.push("0");
+  return `${prefix.join(":")}::/64`;
+}

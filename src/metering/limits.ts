@@ -1,13 +1,19 @@
-// Rate limits (spec section 8) with rate-limiter-flexible: facts per hour and per day; distinct spots
-// per hour and per day, where a spot already asked about that UTC day never counts again; decisions
-// throttled in short bursts. Counters live in memory, or in Redis when REDIS_URL is set so several
-// instances enforce one limit (each Redis limiter falls back to a memory one if Redis fails).
+// Rate limits (spec section 8): facts per hour and per day; distinct spots per hour and per day,
+// where a spot already asked about that UTC day never counts again; decisions throttled in short
+// bursts; fresh renders of share images and pages; failed key attempts per address.
+//
+// Counters are fixed windows that start at a caller's first request. A user-triggered AI fetcher
+// uses the caller's one counter with a larger quota (the multiplier), so changing the User-Agent
+// never buys a second budget. Counters live in Redis when REDIS_URL is set, so several instances
+// enforce one limit; otherwise, and while Redis is unreachable, in this instance's memory, in a
+// structure capped at RATE_LIMIT_MAX_CALLERS callers where the least recently seen caller is
+// forgotten first (a forgotten caller starts again with a fresh budget).
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { RateLimitConfig } from "../config.js";
 
-export type PolicyName = "facts-hour" | "facts-day" | "spots-hour" | "spots-day" | "decisions-burst";
+export const POLICY_NAMES = ["facts-hour", "facts-day", "spots-hour", "spots-day", "decisions-burst", "renders-hour", "failed-keys"] as const;
+export type PolicyName = (typeof POLICY_NAMES)[number];
 
 export interface PolicyState {
   name: PolicyName;
@@ -28,75 +34,165 @@ export class LimitExceeded extends Error {
   }
 }
 
-interface Policy {
+export interface Policy {
   name: PolicyName;
+  /** Quota for ordinary callers and for AI fetchers (one counter, two quotas). */
   quota: number;
+  aiQuota: number;
   windowS: number;
-  limiter: RateLimiterAbstract;
 }
 
 const DAY_S = 86_400;
+const HOUR_S = 3600;
+/** Failed key attempts are counted per address over this window. */
+export const FAILED_KEYS_WINDOW_S = 900;
 
+/** A counter after an increment (or a look): how many requests this window, and ms until it resets. */
+interface Count {
+  count: number;
+  msLeft: number;
+}
+
+/**
+ * Window counters of every caller in memory: one small array per caller (a count and a reset time
+ * per policy), in an LRU capped at `maxCallers`, so a flood of new addresses evicts the least
+ * recently seen callers instead of growing without bound.
+ */
+export class MemoryCounters {
+  // Plain arrays of numbers: a typed array costs several hundred bytes more per caller in V8.
+  readonly #callers: LRUCache<string, number[]>;
+
+  constructor(maxCallers: number) {
+    this.#callers = new LRUCache({ max: maxCallers });
+  }
+
+  get size(): number {
+    return this.#callers.size;
+  }
+
+  #slots(caller: string, create: boolean): number[] | undefined {
+    let slots = this.#callers.get(caller);
+    if (!slots && create) this.#callers.set(caller, (slots = new Array<number>(POLICY_NAMES.length * 2).fill(0)));
+    return slots;
+  }
+
+  incr(caller: string, policy: PolicyName, windowS: number, by: number, now: number): Count {
+    const slots = this.#slots(caller, by > 0);
+    if (!slots) return { count: 0, msLeft: windowS * 1000 };
+    const i = POLICY_NAMES.indexOf(policy) * 2;
+    if (now >= slots[i + 1]!) {
+      slots[i] = 0;
+      slots[i + 1] = now + windowS * 1000;
+    }
+    slots[i] = Math.max(0, slots[i]! + by);
+    return { count: slots[i]!, msLeft: slots[i + 1]! - now };
+  }
+
+  get(caller: string, policy: PolicyName, windowS: number, now: number): Count {
+    const slots = this.#callers.peek(caller);
+    const i = POLICY_NAMES.indexOf(policy) * 2;
+    if (!slots || now >= slots[i + 1]!) return { count: 0, msLeft: windowS * 1000 };
+    return { count: slots[i]!, msLeft: slots[i + 1]! - now };
+  }
+}
+
+/** The same window counters in Redis: one key per caller and policy, expiring with its window. */
+async function redisIncr(redis: Redis, key: string, windowS: number, by: number): Promise<Count> {
+  const res = await redis.multi().set(key, 0, "EX", windowS, "NX").incrby(key, by).pttl(key).exec();
+  if (!res) throw new Error("redis transaction aborted");
+  for (const [err] of res) if (err) throw err;
+  const count = Number(res[1]![1]);
+  const ttl = Number(res[2]![1]);
+  return { count, msLeft: ttl > 0 ? ttl : windowS * 1000 };
+}
+
+// Windows run on the monotonic clock: they measure elapsed time, not the forecast clock.
 export class RateLimits {
-  readonly #policies: Record<"normal" | "ai", Map<PolicyName, Policy>>;
+  readonly #policies = new Map<PolicyName, Policy>();
   readonly #redis: Redis | null;
-  // Spots a caller has asked about, per UTC day (memory store).
-  // lru-cache preallocates `max` slots: 20,000 caller-days per instance is ample (the oldest go first).
-  readonly #seen = new LRUCache<string, Set<string>>({ max: 20_000, ttl: 2 * DAY_S * 1000 });
+  readonly #memory: MemoryCounters;
+  // Spots a caller has asked about, per UTC day (memory store); capped like the counters.
+  readonly #seen: LRUCache<string, Set<string>>;
 
-  constructor(cfg: RateLimitConfig, redis: Redis | null) {
+  constructor(cfg: RateLimitConfig, redis: Redis | null, catalogSize: number) {
     this.#redis = redis;
-    const defs: [PolicyName, number, number][] = [
-      ["facts-hour", cfg.factsPerHour, 3600],
-      ["facts-day", cfg.factsPerDay, DAY_S],
-      ["spots-hour", cfg.spotsPerHour, 3600],
-      ["spots-day", cfg.spotsPerDay, DAY_S],
-      ["decisions-burst", cfg.decisionsBurst, cfg.decisionsWindowS],
+    this.#memory = new MemoryCounters(cfg.maxCallers);
+    this.#seen = new LRUCache({ max: Math.min(cfg.maxCallers, 20_000), ttl: 2 * DAY_S * 1000 });
+    const m = cfg.aiFetcherMultiplier;
+    // Distinct-spot caps stay meaningful for AI fetchers: multiplied, but never past half the
+    // catalogue (or the ordinary cap, when that is already larger), so no caller maps it whole.
+    const spotCap = (quota: number) => Math.max(quota, Math.min(Math.round(quota * m), Math.ceil(catalogSize / 2)));
+    const defs: [PolicyName, number, number, number][] = [
+      ["facts-hour", cfg.factsPerHour, Math.round(cfg.factsPerHour * m), HOUR_S],
+      ["facts-day", cfg.factsPerDay, Math.round(cfg.factsPerDay * m), DAY_S],
+      ["spots-hour", cfg.spotsPerHour, spotCap(cfg.spotsPerHour), HOUR_S],
+      ["spots-day", cfg.spotsPerDay, spotCap(cfg.spotsPerDay), DAY_S],
+      ["decisions-burst", cfg.decisionsBurst, Math.round(cfg.decisionsBurst * m), cfg.decisionsWindowS],
+      ["renders-hour", cfg.rendersPerHour, Math.round(cfg.rendersPerHour * m), HOUR_S],
+      // Failed keys are not multiplied: a fetcher for many people still presents few keys.
+      ["failed-keys", cfg.failedKeys, cfg.failedKeys, FAILED_KEYS_WINDOW_S],
     ];
-    const build = (tier: "normal" | "ai", multiplier: number) =>
-      new Map(
-        defs
-          .filter(([, quota]) => quota > 0)
-          .map(([name, quota, windowS]): [PolicyName, Policy] => {
-            const points = Math.round(quota * multiplier);
-            const opts = { keyPrefix: `oc:rl:${tier}:${name}`, points, duration: windowS };
-            const memory = new RateLimiterMemory(opts);
-            const limiter = redis ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: memory }) : memory;
-            return [name, { name, quota: points, windowS, limiter }];
-          }),
-      );
-    this.#policies = { normal: build("normal", 1), ai: build("ai", cfg.aiFetcherMultiplier) };
+    for (const [name, quota, aiQuota, windowS] of defs) if (quota > 0) this.#policies.set(name, { name, quota, aiQuota, windowS });
   }
 
-  /** The policies of this tier that a request is subject to (disabled caps are absent). */
-  policies(names: readonly PolicyName[], ai: boolean): Policy[] {
-    const tier = this.#policies[ai ? "ai" : "normal"];
-    return names.map((n) => tier.get(n)).filter((p): p is Policy => p !== undefined);
+  /** Callers counted in this instance's memory (bounded by RATE_LIMIT_MAX_CALLERS). */
+  get trackedCallers(): number {
+    return this.#memory.size;
   }
 
-  /** Takes one point from each policy; throws LimitExceeded naming the first that is out. */
+  /** The policies a request is subject to (disabled caps are absent). */
+  policies(names: readonly PolicyName[]): Policy[] {
+    return names.map((n) => this.#policies.get(n)).filter((p): p is Policy => p !== undefined);
+  }
+
+  async #incr(p: Policy, callerId: string, by: number): Promise<Count> {
+    if (this.#redis) {
+      try {
+        return await redisIncr(this.#redis, `oc:rl:${p.name}:${callerId}`, p.windowS, by);
+      } catch {
+        // Redis unreachable: this instance's memory counts until it is back.
+      }
+    }
+    return this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
+  }
+
+  async #get(p: Policy, callerId: string): Promise<Count> {
+    if (this.#redis) {
+      try {
+        const [count, ttl] = await Promise.all([this.#redis.get(`oc:rl:${p.name}:${callerId}`), this.#redis.pttl(`oc:rl:${p.name}:${callerId}`)]);
+        return { count: Number(count ?? 0), msLeft: ttl > 0 ? ttl : p.windowS * 1000 };
+      } catch {
+        /* memory below */
+      }
+    }
+    return this.#memory.get(callerId, p.name, p.windowS, performance.now());
+  }
+
+  /** Counts one request against each policy; throws LimitExceeded naming the first that is out. */
   async consume(names: readonly PolicyName[], callerId: string, ai: boolean): Promise<PolicyState[]> {
     const states: PolicyState[] = [];
-    for (const p of this.policies(names, ai)) {
-      try {
-        const res = await p.limiter.consume(callerId, 1);
-        states.push(stateOf(p, res));
-      } catch (e) {
-        if (!(e instanceof RateLimiterRes)) throw e;
-        states.push(stateOf(p, e));
-        throw new LimitExceeded(p.name, Math.max(1, Math.ceil(e.msBeforeNext / 1000)), states);
+    for (const p of this.policies(names)) {
+      const quota = ai ? p.aiQuota : p.quota;
+      const c = await this.#incr(p, callerId, 1);
+      states.push(stateOf(p, quota, c));
+      if (c.count > quota) {
+        // A refused request does not use up budget it was not given.
+        await this.#incr(p, callerId, -1);
+        throw new LimitExceeded(p.name, Math.max(1, Math.ceil(c.msLeft / 1000)), states);
       }
     }
     return states;
   }
 
-  /** Current state without consuming (for headers on policies a request did not touch). */
+  /** Gives back one request (a refund when the work it paid for was not done). */
+  async refund(names: readonly PolicyName[], callerId: string): Promise<void> {
+    for (const p of this.policies(names)) await this.#incr(p, callerId, -1);
+  }
+
+  /** Current state without counting (for headers on policies a request did not touch). */
   async peek(names: readonly PolicyName[], callerId: string, ai: boolean): Promise<PolicyState[]> {
     const out: PolicyState[] = [];
-    for (const p of this.policies(names, ai)) {
-      const res = await p.limiter.get(callerId);
-      out.push(res ? stateOf(p, res) : { name: p.name, quota: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS });
-    }
+    for (const p of this.policies(names)) out.push(stateOf(p, ai ? p.aiQuota : p.quota, await this.#get(p, callerId)));
     return out;
   }
 
@@ -113,7 +209,7 @@ export class RateLimits {
         if (err) throw err;
         return added === 1;
       } catch {
-        // Redis unavailable: fall through to this instance's memory, like the limiters' insurance.
+        // Redis unavailable: fall through to this instance's memory, like the counters.
       }
     }
     let set = this.#seen.get(key);
@@ -136,8 +232,8 @@ export class RateLimits {
   }
 }
 
-function stateOf(p: Policy, res: RateLimiterRes): PolicyState {
-  return { name: p.name, quota: p.quota, windowS: p.windowS, remaining: Math.max(0, res.remainingPoints), resetS: Math.max(0, Math.ceil(res.msBeforeNext / 1000)) };
+function stateOf(p: Policy, quota: number, c: Count): PolicyState {
+  return { name: p.name, quota, windowS: p.windowS, remaining: Math.max(0, quota - c.count), resetS: Math.max(0, Math.ceil(c.msLeft / 1000)) };
 }
 
 /** `RateLimit-Policy` and `RateLimit` header values (IETF httpapi-ratelimit-headers draft). */

@@ -1,15 +1,16 @@
 // Admission for every metered call, REST or MCP alike: keys in metered mode (decisions only; facts
-// stay keyless), per-caller rate limits, the distinct-spot caps, and the free allotment of a key,
-// which is charged only when a decision call succeeds. Test keys are never charged.
+// stay keyless), per-caller rate limits, the distinct-spot caps, failed key attempts per address,
+// the render budget of share images and pages, and the free allotment of a key. An allotment is
+// taken atomically when the call is admitted (so concurrent calls can never overspend it) and given
+// back if the answer then fails. Test keys are never charged.
 import type { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
 import { SNAP_DISTANCE_KM } from "../limits.js";
 import { parsePoint, parseSpotId, type Raw } from "../params.js";
-import { aiFetcherOf, type Caller } from "./caller.js";
+import { aiFetcherOf, callerAddress, type Caller } from "./caller.js";
 import { KEY_QUERY_PARAMS, presentedKey, type KeyRegistry } from "./keys.js";
 import { LimitExceeded, rateLimitHeaders, RateLimits, type PolicyName } from "./limits.js";
 
@@ -24,16 +25,57 @@ const POLICIES: Record<Operation, readonly PolicyName[]> = {
   "best-day": ["decisions-burst"],
 };
 const SPOT_POLICIES: readonly PolicyName[] = ["spots-hour", "spots-day"];
+const RENDER_POLICIES: readonly PolicyName[] = ["renders-hour"];
+const FAILED_KEY_POLICIES: readonly PolicyName[] = ["failed-keys"];
 const isDecision = (op: Operation) => op === "recommendations" || op === "best-day";
 
 export interface Admission {
   /** RateLimit-Policy / RateLimit headers describing the caller's budget. */
   headers: Record<string, string>;
-  /** Call after a successful answer: charges a keyed decision call to the key's allotment. */
-  charge(): Promise<void>;
+  /** Call when the answer could not be given: returns the allotment taken for it, if any. */
+  refund(): Promise<void>;
 }
 
-const NO_CHARGE = async () => {};
+const NO_REFUND = async () => {};
+
+/** Seconds a live key waits when its allotment cannot be checked (Redis unreachable in metered mode). */
+const ALLOTMENT_UNAVAILABLE_RETRY_S = 30;
+
+/**
+ * Decision calls used per key: Redis INCR when REDIS_URL is set (one count for every instance),
+ * else this instance's memory (keys come from a fixed file, so this map is bounded by it).
+ * With Redis configured but unreachable, `take` throws: a live key fails closed.
+ */
+class Allotments {
+  readonly #redis: Redis | null;
+  readonly #memory = new Map<string, number>();
+
+  constructor(redis: Redis | null) {
+    this.#redis = redis;
+  }
+
+  /** Takes one call; false (and nothing taken) when `allotment` is used up. */
+  async take(keyId: string, allotment: number): Promise<boolean> {
+    if (this.#redis) {
+      const used = await this.#redis.incr(`oc:allotment:${keyId}`);
+      if (used <= allotment) return true;
+      await this.#redis.decr(`oc:allotment:${keyId}`);
+      return false;
+    }
+    const used = this.#memory.get(keyId) ?? 0;
+    if (used >= allotment) return false;
+    this.#memory.set(keyId, used + 1);
+    return true;
+  }
+
+  async giveBack(keyId: string): Promise<void> {
+    if (this.#redis) {
+      await this.#redis.decr(`oc:allotment:${keyId}`);
+      return;
+    }
+    this.#memory.set(keyId, Math.max(0, (this.#memory.get(keyId) ?? 1) - 1));
+  }
+}
 
 export interface RequestFacts {
   ip: string | null;
@@ -48,18 +90,15 @@ export class Meter {
   readonly #keys: KeyRegistry | null;
   readonly #catalog: Catalog;
   readonly #clock: Clock;
-  readonly #allotments: RateLimiterAbstract;
+  readonly #allotments: Allotments;
 
   constructor(opts: { config: Config; keys: KeyRegistry | null; catalog: Catalog; clock: Clock; redis: Redis | null }) {
     this.#config = opts.config;
     this.#keys = opts.keys;
     this.#catalog = opts.catalog;
     this.#clock = opts.clock;
-    this.limits = new RateLimits(opts.config.rateLimits, opts.redis);
-    // Allotments never reset (duration 0); their own counter per key, compared with the key's allotment.
-    const allot = { keyPrefix: "oc:allotment", points: Number.MAX_SAFE_INTEGER, duration: 0 };
-    const memory = new RateLimiterMemory(allot);
-    this.#allotments = opts.redis ? new RateLimiterRedis({ ...allot, storeClient: opts.redis, insuranceLimiter: memory }) : memory;
+    this.limits = new RateLimits(opts.config.rateLimits, opts.redis, opts.catalog.spots.length);
+    this.#allotments = new Allotments(opts.redis);
   }
 
   get metered(): boolean {
@@ -71,7 +110,7 @@ export class Meter {
     const record = this.metered && key ? (this.#keys?.lookup(key) ?? null) : null;
     const valid = record?.status === "active" ? record : null;
     return {
-      id: valid ? `key:${valid.id}` : `ip:${r.ip ?? "unknown"}`,
+      id: valid ? `key:${valid.id}` : `ip:${r.ip ? callerAddress(r.ip) : "unknown"}`,
       ip: r.ip,
       presentedKey: key,
       key: record,
@@ -81,14 +120,56 @@ export class Meter {
   }
 
   async admit(op: Operation, args: Record<string, Raw>, caller: Caller, viaUrl = false): Promise<Admission> {
-    if (caller.local) return { headers: {}, charge: NO_CHARGE };
-    if (this.metered && isDecision(op)) this.#checkKey(caller, args, viaUrl);
+    if (caller.local) return { headers: {}, refund: NO_REFUND };
+    if (this.metered && isDecision(op)) await this.#checkKey(caller, args, viaUrl);
     const ai = caller.aiFetcher !== null;
     let states;
     try {
       states = await this.limits.consume(POLICIES[op], caller.id, ai);
       if (op === "conditions") states.push(...(await this.#meterSpot(args, caller.id, ai)));
     } catch (e) {
+      throw this.#refusal(e);
+    }
+    const key = caller.key;
+    if (this.metered && isDecision(op) && key && !key.test && key.allotment !== null) {
+      let taken: boolean;
+      try {
+        taken = await this.#allotments.take(key.id, key.allotment);
+      } catch {
+        throw new ServiceError("unavailable", "This key's allotment cannot be checked just now (its store is unreachable), so the call was not made. Retry shortly.", {
+          retryAfterS: ALLOTMENT_UNAVAILABLE_RETRY_S,
+        });
+      }
+      if (!taken) {
+        throw new ServiceError("free_allotment_exhausted", `This key's free allotment of ${key.allotment} decision calls is used up.`, {
+          upgradeUrl: this.#config.auth.upgradeUrl,
+        });
+      }
+      return {
+        headers: rateLimitHeaders(states),
+        refund: async () => {
+          await this.#allotments.giveBack(key.id).catch(() => undefined);
+        },
+      };
+    }
+    return { headers: rateLimitHeaders(states), refund: NO_REFUND };
+  }
+
+  /**
+   * Counts one fresh render (a share image or page not in cache) against the caller's render
+   * budget; throws 429 rate_limited when it is spent. Cached images and pages never count.
+   */
+  async admitRender(caller: Caller): Promise<void> {
+    if (caller.local) return;
+    try {
+      await this.limits.consume(RENDER_POLICIES, caller.id, caller.aiFetcher !== null);
+    } catch (e) {
+      throw this.#refusal(e);
+    }
+  }
+
+  /** A LimitExceeded as the 429 the caller sees (anything else as is). */
+  #refusal(e: unknown): unknown {
       if (e instanceof LimitExceeded) {
         const breadth = e.policy === "spots-hour" || e.policy === "spots-day";
         const code: ErrorCode = breadth ? "breadth_limit" : "rate_limited";
@@ -100,27 +181,10 @@ export class Meter {
           { retryAfterS: e.retryAfterS, headers: rateLimitHeaders(e.states), extra: { policy: e.policy } },
         );
       }
-      throw e;
-    }
-    const key = caller.key;
-    if (this.metered && isDecision(op) && key && !key.test && key.allotment !== null) {
-      const used = (await this.#allotments.get(key.id))?.consumedPoints ?? 0;
-      if (used >= key.allotment) {
-        throw new ServiceError("free_allotment_exhausted", `This key's free allotment of ${key.allotment} decision calls is used up.`, {
-          upgradeUrl: this.#config.auth.upgradeUrl,
-        });
-      }
-      return {
-        headers: rateLimitHeaders(states),
-        charge: async () => {
-          await this.#allotments.consume(key.id, 1);
-        },
-      };
-    }
-    return { headers: rateLimitHeaders(states), charge: NO_CHARGE };
+      return e;
   }
 
-  #checkKey(caller: Caller, args: Record<string, Raw>, viaUrl: boolean): void {
+  async #checkKey(caller: Caller, args: Record<string, Raw>, viaUrl: boolean): Promise<void> {
     const auth = { "WWW-Authenticate": 'Bearer realm="ocean-conditions"' };
     if (viaUrl && Object.keys(args).some((k) => KEY_QUERY_PARAMS.includes(k.toLowerCase()))) {
       throw new ServiceError("invalid_key", "Keys are never accepted in the URL, where they leak into logs and histories. Send Authorization: Bearer <key> or X-Service-Key: <key>.", { headers: auth });
@@ -128,8 +192,25 @@ export class Meter {
     if (!caller.presentedKey) {
       throw new ServiceError("key_required", "Decisions need a key: send Authorization: Bearer <key> or X-Service-Key: <key>. Facts (conditions, spots, coverage) stay keyless.", { headers: auth });
     }
-    if (!caller.key) throw new ServiceError("invalid_key", "This key is not recognised.", { headers: auth });
-    if (caller.key.status === "revoked") throw new ServiceError("key_revoked", "This key has been revoked.", { headers: auth });
+    // Failed attempts are counted per address; past the cap every keyed call from that address is
+    // refused until the window ends, valid keys included, so guessing learns nothing meanwhile.
+    const address = `ip:${caller.ip ? callerAddress(caller.ip) : "unknown"}`;
+    const [failed] = await this.limits.peek(FAILED_KEY_POLICIES, address, false);
+    if (failed && failed.remaining === 0) {
+      throw new ServiceError("rate_limited", `Too many failed key attempts from this address. Retry in ${failed.resetS} s.`, {
+        retryAfterS: Math.max(1, failed.resetS),
+        extra: { policy: "failed-keys" },
+      });
+    }
+    const refusal = !caller.key
+      ? new ServiceError("invalid_key", "This key is not recognised.", { headers: auth })
+      : caller.key.status === "revoked"
+        ? new ServiceError("key_revoked", "This key has been revoked.", { headers: auth })
+        : null;
+    if (refusal) {
+      await this.limits.consume(FAILED_KEY_POLICIES, address, false).catch(() => undefined);
+      throw refusal;
+    }
   }
 
   /** Counts a spot against the distinct-spot caps the first time the caller asks about it today. */

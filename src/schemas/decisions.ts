@@ -200,8 +200,8 @@ export const BestDaySchema = z
     range: z.strictObject({
       from: DateString,
       to: DateString,
-      requested_from: Nullable.str(),
-      requested_to: Nullable.str(),
+      requested_from: DateString.meta({ description: "The first day asked for (default today), before a past part is clamped" }),
+      requested_to: DateString.meta({ description: "The last day asked for (default from + 6), before it is cut at the horizon" }),
     }),
     best: BestDayPickSchema.nullable(),
     runner_up: z

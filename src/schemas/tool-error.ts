@@ -1,9 +1,11 @@
 // The structuredContent of an MCP tool error: the same stable code the REST twin puts in its problem.
 import { z } from "zod";
 import { ALL_ERROR_CODES } from "../errors.js";
+import { SourceSchema } from "./common.js";
 
 export const ToolErrorSchema = z
   .strictObject({
+    source: SourceSchema,
     error: z.strictObject({
       code: z.enum(ALL_ERROR_CODES as [string, ...string[]]).meta({ description: "Stable machine code, as in the REST problem" }),
       message: z.string(),

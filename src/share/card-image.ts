@@ -203,16 +203,88 @@ interface Engine {
   fonts: Font[];
 }
 
+function loadEngine(fonts?: Font[]): Promise<Engine> {
+  return Promise.all([import("satori"), import("@resvg/resvg-js")]).then(([s, r]) => ({ satori: s.default, Resvg: r.Resvg, fonts: fonts ?? loadCardFonts() }));
+}
+
+/** satori → SVG → resvg → PNG for one model (in this thread; the pool runs it in its workers). */
+export async function drawCard(engine: Engine, model: CardImageModel): Promise<Buffer> {
+  const { satori, Resvg, fonts } = engine;
+  const svg = await satori(cardElement(model), { width: CARD_WIDTH, height: CARD_HEIGHT, fonts });
+  return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
+}
+
+/** A renderer in this thread, loaded on first use (the render workers each hold one). */
+export function localRenderer(fonts?: Font[]): { render(model: CardImageModel): Promise<Buffer>; warm(): Promise<void> } {
+  let engine: Promise<Engine> | undefined;
+  const load = () => (engine ??= loadEngine(fonts));
+  return {
+    render: async (model) => drawCard(await load(), model),
+    async warm() {
+      const { satori, fonts: f } = await load();
+      await satori(el({ fontFamily: CARD_FONT_FAMILY }, "warm"), { width: 10, height: 10, fonts: f });
+    },
+  };
+}
+
+/** Where PNGs are drawn: this thread, or a pool of worker threads (src/share/render-pool.ts). */
+export interface CardRenderer {
+  render(model: CardImageModel): Promise<Buffer>;
+  warm(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/**
+ * Rendered PNGs by content key, scan-resistant: a card enters a probation segment (a fifth of the
+ * bytes) and moves to the protected segment on its second request. A client cycling through every
+ * distinct card only churns probation; cards that people keep asking for stay in protected.
+ */
+class CardCache {
+  readonly #probation: LRUCache<string, Buffer>;
+  readonly #protected: LRUCache<string, Buffer>;
+
+  constructor(maxBytes: number) {
+    const probationBytes = Math.max(1, Math.floor(maxBytes / 5));
+    this.#probation = new LRUCache({ maxSize: probationBytes, sizeCalculation: (png) => png.length });
+    // Evicted from protected: back to probation, where one more request promotes it again.
+    this.#protected = new LRUCache({
+      maxSize: Math.max(1, maxBytes - probationBytes),
+      sizeCalculation: (png) => png.length,
+      dispose: (png, key, reason) => {
+        if (reason === "evict") this.#probation.set(key, png);
+      },
+    });
+  }
+
+  get(key: string): Buffer | undefined {
+    const hot = this.#protected.get(key);
+    if (hot) return hot;
+    const warm = this.#probation.get(key);
+    if (warm) {
+      this.#probation.delete(key);
+      this.#protected.set(key, warm);
+    }
+    return warm;
+  }
+
+  has(key: string): boolean {
+    return this.#protected.has(key) || this.#probation.has(key);
+  }
+
+  set(key: string, png: Buffer): void {
+    this.#probation.set(key, png);
+  }
+}
+
 export class CardImages {
-  readonly #givenFonts: Font[] | undefined;
-  #engine: Promise<Engine> | undefined;
-  readonly #cache: LRUCache<string, Buffer>;
+  readonly #renderer: CardRenderer;
+  readonly #cache: CardCache;
   readonly #inflight = new Map<string, Promise<Buffer>>();
   #renders = 0;
 
-  constructor(opts: { fonts?: Font[]; maxBytes?: number } = {}) {
-    this.#givenFonts = opts.fonts;
-    this.#cache = new LRUCache({ maxSize: opts.maxBytes ?? CARD_CACHE_MAX_BYTES, sizeCalculation: (png) => png.length });
+  constructor(opts: { fonts?: Font[]; maxBytes?: number; renderer?: CardRenderer } = {}) {
+    this.#renderer = opts.renderer ?? localRenderer(opts.fonts);
+    this.#cache = new CardCache(opts.maxBytes ?? CARD_CACHE_MAX_BYTES);
   }
 
   /** PNGs rendered so far (cache misses); tests count these. */
@@ -224,6 +296,11 @@ export class CardImages {
   etag(model: CardImageModel): string {
     const digest = createHash("sha256").update(JSON.stringify([CARD_LAYOUT_VERSION, model])).digest("base64url");
     return `"card-${digest.slice(0, 32)}"`;
+  }
+
+  /** Whether a request for this card would be answered without drawing it (cached or being drawn). */
+  isReady(etag: string): boolean {
+    return this.#cache.has(etag) || this.#inflight.has(etag);
   }
 
   /** The PNG of a model, from the cache or rendered once; pass the model's ETag when already known. */
@@ -246,23 +323,15 @@ export class CardImages {
   /** Renders without the cache. */
   async render(model: CardImageModel): Promise<Buffer> {
     this.#renders++;
-    const { satori, Resvg, fonts } = await this.#load();
-    const svg = await satori(cardElement(model), { width: CARD_WIDTH, height: CARD_HEIGHT, fonts });
-    return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
+    return this.#renderer.render(model);
   }
 
   /** Loads the renderer and parses the fonts ahead of the first request (satori parses them on first use, ~250 ms). */
-  async warm(): Promise<void> {
-    const { satori, fonts } = await this.#load();
-    await satori(el({ fontFamily: CARD_FONT_FAMILY }, "warm"), { width: 10, height: 10, fonts });
+  warm(): Promise<void> {
+    return this.#renderer.warm();
   }
 
-  #load(): Promise<Engine> {
-    this.#engine ??= Promise.all([import("satori"), import("@resvg/resvg-js")]).then(([s, r]) => ({
-      satori: s.default,
-      Resvg: r.Resvg,
-      fonts: this.#givenFonts ?? loadCardFonts(),
-    }));
-    return this.#engine;
+  async close(): Promise<void> {
+    await this.#renderer.close?.();
   }
 }

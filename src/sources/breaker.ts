@@ -52,6 +52,11 @@ export class CircuitBreaker {
     return true;
   }
 
+  /** The call was turned away without judging the upstream (a 429 pacing us): frees a half-open probe. */
+  onNeutral(): void {
+    this.#probing = false;
+  }
+
   onSuccess(): void {
     this.#probing = false;
     this.#failures = 0;

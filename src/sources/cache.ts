@@ -2,10 +2,13 @@
 // hour): a lookup hits when the group has an answer for the current period.
 // Bounded by bytes (lru-cache); concurrent misses share one upstream call (single flight); on a
 // failed refresh the last good answer is served, its real fetch time telling the caller how old it
-// is; groups asked about recently are refreshed ahead of the period's end so users rarely wait.
+// is; groups asked about recently are refreshed ahead of the period's end so users rarely wait, each
+// group at its own minute so refreshes spread out instead of leaving in one burst. A fetch carries a
+// scheduler ticket: refresh-ahead waits behind callers, and is promoted when a caller joins it.
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
+import { callerTicket, refreshTicket, type Ticket } from "./scheduler.js";
 
 export interface CacheEntry<V> {
   value: V;
@@ -15,7 +18,7 @@ export interface CacheEntry<V> {
   period: number;
 }
 
-export type Loader<V> = () => Promise<V>;
+export type Loader<V> = (ticket: Ticket) => Promise<V>;
 
 export interface UpstreamCacheOptions<V> {
   name: string;
@@ -26,10 +29,16 @@ export interface UpstreamCacheOptions<V> {
   sizeOf: (value: V) => number;
   /** Last good answers older than this are not served when a refresh fails. */
   maxStaleMs: number;
-  /** How long before a period ends a recently asked group is fetched for the next one. */
+  /**
+   * How long before a period ends a recently asked group is fetched for the next one: each group
+   * gets its own lead between `refreshAheadMinMs` and this, so refreshes spread over that span.
+   */
   refreshAheadMs: number;
+  refreshAheadMinMs?: number;
   /** A group counts as recently asked for this long after a request. */
   recentMs: number;
+  /** After a failed background fetch (`peek`), the group is not tried again for this long. */
+  retryFailedAfterMs?: number;
   /** Whether an upstream call could go out now (the breaker's view); used for `revision`. */
   canCall: () => boolean;
   log: Logger;
@@ -39,14 +48,17 @@ export class UpstreamCache<V> {
   readonly #opts: UpstreamCacheOptions<V>;
   // Keyed `${group}|${period}`: an answer fetched ahead for the next period stays invisible until then.
   readonly #entries: LRUCache<string, CacheEntry<V>>;
-  readonly #inflight = new Map<string, Promise<CacheEntry<V>>>();
+  readonly #inflight = new Map<string, { promise: Promise<CacheEntry<V>>; ticket: Ticket }>();
   // Recently asked groups and how to load them, for refresh-ahead. Bounded like the entries.
   readonly #recent: LRUCache<string, { askedAt: number; load: Loader<V> }>;
+  // When a background fetch last failed, per group: a failing upstream is not asked on every request.
+  readonly #failedAt: LRUCache<string, number>;
 
   constructor(opts: UpstreamCacheOptions<V>) {
     this.#opts = opts;
     this.#entries = new LRUCache({ maxSize: opts.maxBytes, sizeCalculation: (e) => Math.max(1, opts.sizeOf(e.value)) });
     this.#recent = new LRUCache({ max: 4096 });
+    this.#failedAt = new LRUCache({ max: 4096 });
   }
 
   #period(now: number): number {
@@ -65,12 +77,32 @@ export class UpstreamCache<V> {
     const have = this.#entries.get(`${group}|${period}`);
     if (have) return have;
     try {
-      return await this.#fetch(group, period, load);
+      return await this.#fetch(group, period, load, callerTicket());
     } catch (e) {
       const last = this.latest(group);
       if (last) return last;
       throw e;
     }
+  }
+
+  /**
+   * For data no caller should wait on (a satellite observation days old): the newest answer at
+   * hand, if any, while the current period's is fetched behind callers' requests when due.
+   */
+  peek(group: string, load: Loader<V>): CacheEntry<V> | undefined {
+    const now = this.#opts.clock.now().getTime();
+    const period = this.#period(now);
+    this.#recent.set(group, { askedAt: now, load });
+    const key = `${group}|${period}`;
+    const failedAt = this.#failedAt.get(group);
+    const resting = failedAt !== undefined && now - failedAt < (this.#opts.retryFailedAfterMs ?? this.#opts.periodMs);
+    if (!resting && !this.#entries.has(key) && !this.#inflight.has(key) && this.#opts.canCall()) {
+      this.#fetch(group, period, load, refreshTicket()).catch((err: unknown) => {
+        this.#failedAt.set(group, this.#opts.clock.now().getTime());
+        this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "background fetch failed; keeping the last answer");
+      });
+    }
+    return this.latest(group);
   }
 
   /** The newest answer for a group up to the current period, if not too old to serve. */
@@ -103,12 +135,13 @@ export class UpstreamCache<V> {
   async refreshAhead(): Promise<number> {
     const now = this.#opts.clock.now().getTime();
     const next = this.#period(now) + this.#opts.periodMs;
-    if (next - now > this.#opts.refreshAheadMs) return 0;
+    if (next - now > this.#opts.refreshAheadMs || !this.#opts.canCall()) return 0;
     const jobs: Promise<unknown>[] = [];
     for (const [group, { askedAt, load }] of this.#recent.entries()) {
       if (now - askedAt > this.#opts.recentMs || this.#entries.has(`${group}|${next}`)) continue;
+      if (next - now > this.#leadOf(group)) continue;
       jobs.push(
-        this.#fetch(group, next, load).catch((err: unknown) =>
+        this.#fetch(group, next, load, refreshTicket()).catch((err: unknown) =>
           this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "refresh-ahead failed; keeping the last answer"),
         ),
       );
@@ -117,20 +150,36 @@ export class UpstreamCache<V> {
     return jobs.length;
   }
 
-  #fetch(group: string, period: number, load: Loader<V>): Promise<CacheEntry<V>> {
+  /** This group's refresh lead: a stable spot in [refreshAheadMinMs, refreshAheadMs] from its name. */
+  #leadOf(group: string): number {
+    const min = this.#opts.refreshAheadMinMs ?? this.#opts.refreshAheadMs;
+    let h = 2166136261;
+    for (let i = 0; i < group.length; i++) h = Math.imul(h ^ group.charCodeAt(i), 16777619) >>> 0;
+    return min + ((h % 1000) / 1000) * (this.#opts.refreshAheadMs - min);
+  }
+
+  #fetch(group: string, period: number, load: Loader<V>, ticket: Ticket): Promise<CacheEntry<V>> {
     const key = `${group}|${period}`;
-    let pending = this.#inflight.get(key);
-    if (!pending) {
-      pending = load()
-        .then((value) => {
-          const entry: CacheEntry<V> = { value, fetchedAt: this.#opts.clock.now(), period };
-          this.#entries.set(key, entry);
-          return entry;
-        })
-        .finally(() => this.#inflight.delete(key));
-      this.#inflight.set(key, pending);
+    const pending = this.#inflight.get(key);
+    if (pending) {
+      // A caller joining a refresh-ahead moves it up the queue.
+      if (ticket.priority === "caller") pending.ticket.priority = "caller";
+      return pending.promise;
     }
-    return pending;
+    const promise = load(ticket)
+      .then((value) => {
+        const entry: CacheEntry<V> = { value, fetchedAt: this.#opts.clock.now(), period };
+        this.#entries.set(key, entry);
+        return entry;
+      })
+      .finally(() => this.#inflight.delete(key));
+    this.#inflight.set(key, { promise, ticket });
+    return promise;
+  }
+
+  /** Resolves once every fetch now under way has finished (tests, bench, shutdown). */
+  async settled(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight.values()].map((f) => f.promise));
   }
 
   /** Entries held and their total size, for tests and the bounded-memory check. */

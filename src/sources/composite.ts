@@ -29,10 +29,25 @@ export class CompositeSource implements Source {
       if (this.mode === "live") throw new SourceUnavailableError("no live upstream is configured");
       return this.climatology.hourlySync(spot, start, end);
     }
-    const settled = await Promise.allSettled(this.live.map((s) => s.hourly(spot, start, end)));
+    // Each source's revision is read as soon as its own answer is in: a background answer landing
+    // while a slower source is still being read belongs to the next build, not this one.
+    const revisions: (string | null)[] = [];
+    const settled = await Promise.allSettled(
+      this.live.map((s, i) => {
+        const read = () => (revisions[i] = s.revision ? s.revision(spot) : "");
+        return s.hourly(spot, start, end).then(
+          (v) => (read(), v),
+          (e: unknown) => {
+            read();
+            throw e;
+          },
+        );
+      }),
+    );
     const parts = settled.filter((r): r is PromiseFulfilledResult<HourlyInputs> => r.status === "fulfilled").map((r) => r.value);
     if (this.mode === "auto") parts.push(this.climatology.hourlySync(spot, start, end));
     const merged = mergeInputs(start, Math.round((end.getTime() - start.getTime()) / 3_600_000), parts);
+    merged.revision = revisions.includes(null) ? null : revisions.join("/");
     if (this.mode === "live" && ESSENTIAL.some((f) => merged.values[f].every(Number.isNaN))) {
       const retry = settled
         .map((r) => (r.status === "rejected" && r.reason instanceof SourceUnavailableError ? r.reason.retryAfterS : 0))

@@ -110,7 +110,7 @@ export class CoopsTideSource implements TideSource {
     const key = `${station}|${window.begin}|${window.end}`;
     let entry: CacheEntry<TideEvent[]>;
     try {
-      entry = await this.deps.cache.get(key, () => this.deps.client.getJson(coopsUrl(this.deps.url, station, window), parseCoops));
+      entry = await this.deps.cache.get(key, (ticket) => this.deps.client.getJson(coopsUrl(this.deps.url, station, window), parseCoops, { ticket }));
     } catch (e) {
       if (e instanceof UpstreamError && e.kind === "data") {
         this.#noData.set(station, now);

@@ -1,8 +1,11 @@
 // NOAA CoastWatch ERDDAP Kd490 (satellite water clarity) behind the Source interface. One griddap
 // request per region fetches the latest day's pixels over the region's box; each spot takes the
-// median of the valid pixels within SATELLITE_RADIUS_KM. The near-real-time VIIRS product comes
-// first; where clouds leave too few pixels the gap-filled product is asked; where neither has any,
-// the last observation is carried forward while it is young enough to matter.
+// median of the valid pixels within SATELLITE_RADIUS_KM. The VIIRS product comes first (about 7
+// days behind real time); where clouds leave too few pixels, or it times out or fails, the
+// gap-filled product (about 11 days behind) is asked; where neither has any, the last observation
+// is carried forward while it is young enough to matter. The products change once a day and are a
+// week old when they arrive, so a region is asked once per UTC day, behind callers' requests, and no
+// caller ever waits on ERDDAP's 8–18 s answers: until the day's answer is in, the last one is used.
 import type { DataCredit } from "../attribution.js";
 import type { Region, Spot } from "../catalog/catalog.js";
 import { HOUR_MS } from "../clock.js";
@@ -11,6 +14,7 @@ import { SATELLITE_MAX_AGE_H } from "../forecast/visibility.js";
 import { distanceKm } from "../geo.js";
 import type { CacheEntry, UpstreamCache } from "./cache.js";
 import { ShapeError, UpstreamError, type UpstreamClient } from "./http.js";
+import type { Ticket } from "./scheduler.js";
 import { emptyInputs, type HourlyInputs, type Origin, type Source } from "./types.js";
 
 export const COASTWATCH_CREDIT: DataCredit = {
@@ -19,6 +23,9 @@ export const COASTWATCH_CREDIT: DataCredit = {
   url: "https://coastwatch.noaa.gov/",
   license: "U.S. Government public data (see dataset license attribute)",
 };
+
+/** A region whose ERDDAP fetch failed is not asked again for this long. */
+export const ERDDAP_RETRY_FAILED_MS = 3_600_000;
 
 /** Pixels within this distance of a spot feed its median (4 km pixels: about a dozen). */
 export const SATELLITE_RADIUS_KM = 8;
@@ -106,12 +113,16 @@ export function spotMedian(grid: Grid, spot: { lat: number; lon: number }): { kd
 const AXIS_ORDER = "latitude stored north to south";
 
 /**
- * ERDDAP refuses a south→north range on a north→south axis with a 400 ("StartIndex … is greater
- * than StopIndex"): the server is fine, the query must follow the storage order.
+ * ERDDAP refuses a south→north range on a north→south axis ("StartIndex … is greater than
+ * StopIndex"): a 400 on current servers, a 500 on older ones still in service (rerddap#71). The
+ * server is fine; the query must follow the storage order.
  */
-function axisOrderRefusal(status: number, text: string): string | null {
-  return status === 400 && /StartIndex=\d+ is greater than StopIndex/i.test(text) ? AXIS_ORDER : null;
+export function axisOrderRefusal(status: number, text: string): string | null {
+  return (status === 400 || status === 500) && /StartIndex=\d+ is greater than StopIndex/i.test(text) ? AXIS_ORDER : null;
 }
+
+/** Datasets known to store latitude north→south (both CoastWatch Kd490 grids); others are learned. */
+const KNOWN_DESCENDING = ["noaacwNPPVIIRSkd490Daily", "noaacwNPPN20S3AkdSCIDINEOF2kmDaily"];
 
 export interface ErddapDeps {
   url: string;
@@ -124,7 +135,7 @@ export class ErddapKd490Source implements Source {
   readonly id = "erddap";
   readonly #origins = new WeakMap<CacheEntry<Kd490Batch>, Map<string, Origin>>();
   // Datasets found to store latitude north→south; griddap wants constraints in storage order.
-  readonly #descending = new Set<string>();
+  readonly #descending = new Set<string>(KNOWN_DESCENDING);
 
   constructor(readonly deps: ErddapDeps) {}
 
@@ -132,24 +143,25 @@ export class ErddapKd490Source implements Source {
     return 128 + b.readings.size * 96;
   }
 
-  async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
-    const entry = await this.deps.cache.get(spot.region.id, () => this.#load(spot.region));
+  hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
+    const entry = this.deps.cache.peek(spot.region.id, (ticket) => this.#load(spot.region, ticket));
     const hours = Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS));
     const out = emptyInputs(start, hours);
-    const r = entry.value.readings.get(spot.id);
-    if (r && this.deps.client.opts.clock.now().getTime() - r.observedAt <= SATELLITE_MAX_AGE_H * HOUR_MS) {
+    const r = entry?.value.readings.get(spot.id);
+    if (entry && r && this.deps.client.opts.clock.now().getTime() - r.observedAt <= SATELLITE_MAX_AGE_H * HOUR_MS) {
       const origin = this.#origin(entry, r.dataset);
       out.origins.push(origin);
       out.satellite = { kd490: r.kd490, observedAt: new Date(r.observedAt), pixels: r.pixels, origin };
     }
-    return out;
+    return Promise.resolve(out);
   }
 
+  /** Never null: nobody waits on ERDDAP, so an answer changes only when a new batch arrives. */
   revision(spot: Spot): string | null {
-    return this.deps.cache.revision(spot.region.id);
+    return String(this.deps.cache.latest(spot.region.id)?.fetchedAt.getTime() ?? "-");
   }
 
-  async #load(region: Region): Promise<Kd490Batch> {
+  async #load(region: Region, ticket: Ticket): Promise<Kd490Batch> {
     const readings = new Map<string, Kd490Reading>();
     const now = this.deps.client.opts.clock.now().getTime();
     let lastError: unknown = null;
@@ -159,11 +171,12 @@ export class ErddapKd490Source implements Source {
       if (missing.length === 0) break;
       let grid: Grid;
       try {
-        grid = await this.#grid(dataset, region);
+        grid = await this.#grid(dataset, region, ticket);
       } catch (e) {
         lastError = e;
-        // The next dataset is on the same server: only a refusal of this dataset is worth trying past.
-        if (!(e instanceof UpstreamError) || e.serverSide) break;
+        // A timeout, a 502 or an unreadable answer may be this dataset's alone: try the next one.
+        // An open breaker or a paused lane stops every dataset on the server.
+        if (e instanceof UpstreamError && (e.kind === "circuit_open" || e.kind === "rate_limited")) break;
         continue;
       }
       answered++;
@@ -185,14 +198,16 @@ export class ErddapKd490Source implements Source {
     return { readings };
   }
 
-  async #grid(dataset: string, region: Region): Promise<Grid> {
+  async #grid(dataset: string, region: Region, ticket: Ticket): Promise<Grid> {
     const descending = this.#descending.has(dataset);
     try {
-      return await this.deps.client.getJson(griddapUrl(this.deps.url, dataset, region, descending), parseGriddap, axisOrderRefusal);
+      return await this.deps.client.getJson(griddapUrl(this.deps.url, dataset, region, descending), parseGriddap, { ticket, refusal: axisOrderRefusal });
     } catch (e) {
-      if (!descending && e instanceof UpstreamError && e.kind === "data" && e.message.includes(AXIS_ORDER)) {
-        this.#descending.add(dataset);
-        return this.deps.client.getJson(griddapUrl(this.deps.url, dataset, region, true), parseGriddap);
+      if (e instanceof UpstreamError && e.kind === "data" && e.message.includes(AXIS_ORDER)) {
+        // Learned either way round: a dataset may be re-gridded.
+        if (descending) this.#descending.delete(dataset);
+        else this.#descending.add(dataset);
+        return this.deps.client.getJson(griddapUrl(this.deps.url, dataset, region, !descending), parseGriddap, { ticket });
       }
       throw e;
     }
@@ -206,7 +221,7 @@ export class ErddapKd490Source implements Source {
     }
     let o = byDataset.get(dataset);
     if (!o) {
-      o = { id: `erddap:${dataset}`, climatology: false, fetchedAt: entry.fetchedAt, credits: [COASTWATCH_CREDIT] };
+      o = { id: `erddap:${dataset}`, climatology: false, fetchedAt: entry.fetchedAt, credits: [COASTWATCH_CREDIT], observation: true };
       byDataset.set(dataset, o);
     }
     return o;

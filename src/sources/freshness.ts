@@ -13,11 +13,11 @@ export const FRESHNESS_LEVELS = [
 export type Freshness = (typeof FRESHNESS_LEVELS)[number]["id"];
 export const FRESHNESS_IDS = FRESHNESS_LEVELS.map((f) => f.id) as [Freshness, ...Freshness[]];
 
-/** Freshness from the oldest fetch among the upstream (non-embedded) origins used. */
+/** Freshness from the oldest fetch among the upstream forecast origins used (not embedded norms, not dated observations). */
 export function freshnessOf(origins: Iterable<Origin>, now: Date): Freshness {
   let oldest: number | null = null;
   for (const o of origins) {
-    if (o.climatology || o.fetchedAt === null) continue;
+    if (o.climatology || o.observation || o.fetchedAt === null) continue;
     const t = o.fetchedAt.getTime();
     if (oldest === null || t < oldest) oldest = t;
   }

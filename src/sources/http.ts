@@ -1,8 +1,12 @@
-// Calling an upstream: Node's fetch with a timeout on every call, the upstream's circuit breaker,
-// 429 Retry-After honoured, a cap on body size, and one error type that says what went wrong.
+// Calling an upstream: through its scheduler lane (concurrency, priority, quotas), Node's fetch
+// with a timeout on every call, the upstream's circuit breaker, a cap on body size, and one error
+// type that says what went wrong. A 429 is the upstream pacing us, not failing: a "too many
+// concurrent requests" waits and retries (bounded), a spent quota pauses the lane until the window
+// resets; neither counts against the breaker.
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import type { CircuitBreaker } from "./breaker.js";
+import { callerTicket, windowReset, type QuotaWindowId, type Ticket, type UpstreamLane } from "./scheduler.js";
 import { SourceUnavailableError } from "./types.js";
 
 export type UpstreamFailure =
@@ -47,6 +51,8 @@ export class NoDataError extends Error {
 
 export interface UpstreamClientOptions {
   breaker: CircuitBreaker;
+  /** The upstream's scheduler lane (shared by clients of one upstream, e.g. both Open-Meteo APIs). */
+  lane: UpstreamLane;
   timeoutMs: number;
   clock: Clock;
   log: Logger;
@@ -56,6 +62,20 @@ export interface UpstreamClientOptions {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Retries after "too many concurrent requests", and the pause before the first (doubling). */
+export const CONCURRENCY_RETRIES = 3;
+export const CONCURRENCY_RETRY_MS = 250;
+/** Pause after a 429 that names no window and sends no Retry-After. */
+const UNNAMED_429_PAUSE_MS = 60_000;
+
+export interface CallOptions {
+  /** Place in the lane's queue (default: a caller waiting). */
+  ticket?: Ticket;
+  /** Calls the upstream counts for this request (Open-Meteo's weighted calls; 0 = not counted). */
+  weight?: number;
+  /** Recognises an error status as a healthy upstream declining this query (kind "data"). */
+  refusal?: (status: number, text: string) => string | null;
+}
 
 export class UpstreamClient {
   constructor(
@@ -68,32 +88,58 @@ export class UpstreamClient {
   }
 
   /**
-   * GETs `url` and parses its JSON with `parse`; every failure is an UpstreamError. `refusal` may
-   * recognise an error status as a healthy upstream declining this particular query (kind "data",
-   * not held against the breaker) by returning a reason.
+   * GETs `url` and parses its JSON with `parse`; every failure is an UpstreamError. The request
+   * waits its turn in the lane; a spent quota fails at once (kind "rate_limited") without calling.
    */
-  async getJson<T>(url: URL, parse: (body: unknown) => T, refusal?: (status: number, text: string) => string | null): Promise<T> {
-    const { breaker, log } = this.opts;
-    if (!breaker.tryAcquire()) {
-      throw new UpstreamError(this.upstream, "circuit_open", "circuit open after repeated failures", breaker.retryAfterS());
+  async getJson<T>(url: URL, parse: (body: unknown) => T, how: CallOptions = {}): Promise<T> {
+    const { breaker, log, lane, clock } = this.opts;
+    const ticket = how.ticket ?? callerTicket();
+    const weight = how.weight ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      const until = await lane.blockedUntil(weight);
+      if (until > 0) {
+        throw new UpstreamError(this.upstream, "rate_limited", "quota spent; waiting for the window to reset", Math.max(1, Math.ceil((until - clock.now().getTime()) / 1000)));
+      }
+      await lane.acquire(ticket);
+      let result: CallResult<T>;
+      const started = performance.now();
+      try {
+        if (!breaker.tryAcquire()) {
+          throw new UpstreamError(this.upstream, "circuit_open", "circuit open after repeated failures", breaker.retryAfterS());
+        }
+        await lane.spend(weight);
+        result = await this.#call(url, parse, how.refusal);
+      } finally {
+        await lane.release();
+      }
+      const where = { upstream: this.upstream, host: url.host, path: url.pathname, ms: Math.round(performance.now() - started) };
+      if (result.ok) {
+        breaker.onSuccess();
+        log.debug(where, "upstream call");
+        return result.value;
+      }
+      const { kind, message, retryAfterMs, status, limit } = result;
+      if (kind === "rate_limited") {
+        breaker.onNeutral();
+        if (limit === "concurrency" && attempt < CONCURRENCY_RETRIES) {
+          log.info({ ...where, attempt: attempt + 1 }, `upstream ${this.upstream}: too many concurrent requests, retrying`);
+          await new Promise((r) => setTimeout(r, CONCURRENCY_RETRY_MS * 2 ** attempt));
+          continue;
+        }
+        const now = clock.now().getTime();
+        const resumeAt = limit && limit !== "concurrency" ? windowReset(limit, now) : now + (retryAfterMs ?? UNNAMED_429_PAUSE_MS);
+        if (limit !== "concurrency") await lane.block(resumeAt, message);
+        throw new UpstreamError(this.upstream, kind, message, Math.max(1, Math.ceil((resumeAt - now) / 1000)), 429);
+      }
+      if (kind === "data") {
+        breaker.onSuccess();
+        log.info({ ...where, reason: message }, `upstream ${this.upstream}: no data`);
+        throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS());
+      }
+      breaker.onFailure(kind);
+      log.warn({ ...where, failure: kind, reason: message, breaker: breaker.state }, `upstream ${this.upstream} failed`);
+      throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS(), status ?? null);
     }
-    const started = performance.now();
-    const result = await this.#call(url, parse, refusal);
-    const where = { upstream: this.upstream, host: url.host, path: url.pathname, ms: Math.round(performance.now() - started) };
-    if (result.ok) {
-      breaker.onSuccess();
-      log.debug(where, "upstream call");
-      return result.value;
-    }
-    const { kind, message, retryAfterMs, status } = result;
-    if (kind === "data") {
-      breaker.onSuccess();
-      log.info({ ...where, reason: message }, `upstream ${this.upstream}: no data`);
-      throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS());
-    }
-    breaker.onFailure(kind, retryAfterMs);
-    log.warn({ ...where, failure: kind, reason: message, breaker: breaker.state }, `upstream ${this.upstream} failed`);
-    throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS(), status ?? null);
   }
 
   async #call<T>(url: URL, parse: (body: unknown) => T, refusal?: (status: number, text: string) => string | null): Promise<CallResult<T>> {
@@ -103,11 +149,18 @@ export class UpstreamClient {
       res = await fetch(url, {
         signal: AbortSignal.timeout(this.opts.timeoutMs),
         headers: { accept: "application/json", "user-agent": this.opts.userAgent },
+        // Redirects are never followed: the configured address is the only one we call, so an
+        // upstream (or whoever answers for it) cannot send us elsewhere or round a loop.
+        redirect: "manual",
       });
-      if (res.status === 429) {
+      if (res.status >= 300 && res.status < 400) {
         await res.body?.cancel().catch(() => undefined);
-        const retryAfterMs = parseRetryAfterMs(res.headers.get("retry-after"), this.opts.clock.now()) ?? this.opts.breaker.opts.cooldownMs;
-        return { ok: false, kind: "rate_limited", message: "rate limited (HTTP 429)", retryAfterMs };
+        return { ok: false, kind: "http", message: `HTTP ${res.status} redirect refused (redirects are not followed)`, status: res.status };
+      }
+      if (res.status === 429) {
+        const body = await readBody(res, 4096).catch(() => null);
+        const retryAfterMs = parseRetryAfterMs(res.headers.get("retry-after"), this.opts.clock.now()) ?? undefined;
+        return { ok: false, kind: "rate_limited", message: `rate limited (HTTP 429${reasonOf(body ?? "")})`, retryAfterMs, limit: limitOf(body ?? "") };
       }
       text = await readBody(res, this.opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     } catch (e) {
@@ -137,7 +190,28 @@ export class UpstreamClient {
   }
 }
 
-type CallResult<T> = { ok: true; value: T } | { ok: false; kind: UpstreamFailure; message: string; retryAfterMs?: number; status?: number };
+type CallResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; kind: UpstreamFailure; message: string; retryAfterMs?: number; status?: number; limit?: RateLimit | null };
+
+/** What a 429 says ran out: the concurrency queue, or a quota window (Open-Meteo names it). */
+export type RateLimit = "concurrency" | QuotaWindowId;
+
+/** Reads Open-Meteo's 429 reason: "Too many concurrent requests", "Minutely/Hourly/Daily API request limit exceeded…". */
+export function limitOf(text: string): RateLimit | null {
+  let reason = text;
+  try {
+    const j = JSON.parse(text) as { reason?: unknown };
+    if (typeof j.reason === "string") reason = j.reason;
+  } catch {
+    // not JSON: read the text as it is
+  }
+  if (/concurrent/i.test(reason)) return "concurrency";
+  if (/minute|minutely/i.test(reason)) return "minute";
+  if (/hour/i.test(reason)) return "hour";
+  if (/daily|\bday\b|tomorrow/i.test(reason)) return "day";
+  return null;
+}
 
 /** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
 export function parseRetryAfterMs(value: string | null, now: Date): number | null {

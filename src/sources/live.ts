@@ -1,6 +1,7 @@
-// The live upstreams, built once from configuration: one client (timeout + circuit breaker) and one
-// bounded cache per upstream, the four adapters, the preferred tide source, and the refresh-ahead
-// ticker that keeps recently asked regions fresh so requests rarely wait on an upstream.
+// The live upstreams, built once from configuration: one scheduler lane per upstream service (both
+// Open-Meteo APIs share one: the limits are per client IP), one client (timeout + circuit breaker)
+// and one bounded cache per upstream, the four adapters, the preferred tide source, and the
+// refresh-ahead ticker that keeps recently asked regions fresh so requests rarely wait on an upstream.
 import type { Logger } from "pino";
 import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
 import { DAY_MS, HOUR_MS, type Clock } from "../clock.js";
@@ -9,9 +10,10 @@ import { REFRESH_MS } from "../limits.js";
 import { CircuitBreaker } from "./breaker.js";
 import { UpstreamCache } from "./cache.js";
 import { CoopsTideSource, PreferredTideSource } from "./coops.js";
-import { ErddapKd490Source, type Kd490Batch } from "./erddap.js";
+import { ERDDAP_RETRY_FAILED_MS, ErddapKd490Source, type Kd490Batch } from "./erddap.js";
 import { UpstreamClient } from "./http.js";
 import { FORECAST, MARINE, OpenMeteoSource, type OpenMeteoBatch } from "./open-meteo.js";
+import { MemoryUpstreamBudget, UpstreamLane, type QuotaWindow } from "./scheduler.js";
 import type { HarmonicTideSource } from "./tides.js";
 import type { Source, TideEvent } from "./types.js";
 
@@ -22,8 +24,16 @@ export type UpstreamName = (typeof UPSTREAMS)[number];
 export const MAX_STALE_MS = 3 * DAY_MS;
 /** Regions asked about within this long are refreshed ahead of each hour. */
 export const RECENT_MS = 3 * HOUR_MS;
-/** How long before the hour turns the next hour's data is fetched for recently asked regions. */
-export const REFRESH_AHEAD_MS = 10 * 60_000;
+/**
+ * How long before the hour turns the next hour's data is fetched for recently asked regions: each
+ * region at its own minute in this span, so refreshes spread out. The earliest lead keeps an answer
+ * `live` (< 90 min old) until the end of the hour it is for.
+ */
+export const REFRESH_AHEAD_MS = 25 * 60_000;
+export const REFRESH_AHEAD_MIN_MS = 3 * 60_000;
+/** Requests at once to ERDDAP and CO-OPS (neither publishes a limit; both are shared public servers). */
+export const ERDDAP_CONCURRENCY = 2;
+export const COOPS_CONCURRENCY = 2;
 /** How often the ticker looks for refreshes due. */
 export const REFRESH_TICK_MS = 60_000;
 
@@ -35,9 +45,13 @@ export interface Upstreams {
   sources: Source[];
   tides: PreferredTideSource;
   breakers: Record<UpstreamName, CircuitBreaker>;
+  /** Scheduler lanes: "open-meteo" (both APIs), "noaa-coops", "erddap". */
+  lanes: Record<"open-meteo" | "noaa-coops" | "erddap", UpstreamLane>;
   caches: Record<UpstreamName, UpstreamCache<unknown>>;
   /** Fetches the next hour's data for recently asked regions when the hour is about to turn. */
   refreshAhead(): Promise<number>;
+  /** Resolves once every upstream fetch under way (background ones included) has finished. */
+  settled(): Promise<void>;
   /** Starts the refresh-ahead ticker (npm start); tests call refreshAhead() directly. */
   start(): void;
   stop(): void;
@@ -55,13 +69,32 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
   const ulog = log.child({ component: "upstreams" });
   const userAgent = `${SERVICE_NAME.replace(/\s+/g, "-").toLowerCase()}/${SERVICE_VERSION} (+${config.publicBaseUrl})`;
 
+  const om = u.openMeteo;
+  const quotas: QuotaWindow[] = (
+    [
+      { id: "minute", limit: om.perMinute },
+      { id: "hour", limit: om.perHour },
+      { id: "day", limit: om.perDay },
+    ] as const
+  ).filter((w) => w.limit > 0);
+  const lane = (name: string, concurrency: number, windows: QuotaWindow[] = []) =>
+    new UpstreamLane(name, { budget: new MemoryUpstreamBudget(concurrency, windows), clock, log: ulog });
+  const lanes = { "open-meteo": lane("open-meteo", om.concurrency, quotas), "noaa-coops": lane("noaa-coops", COOPS_CONCURRENCY), erddap: lane("erddap", ERDDAP_CONCURRENCY) };
+  const laneOf: Record<UpstreamName, UpstreamLane> = {
+    "open-meteo-marine": lanes["open-meteo"],
+    "open-meteo-forecast": lanes["open-meteo"],
+    "noaa-coops": lanes["noaa-coops"],
+    erddap: lanes.erddap,
+  };
+
   const breakers = {} as Record<UpstreamName, CircuitBreaker>;
   const clients = {} as Record<UpstreamName, UpstreamClient>;
   for (const name of UPSTREAMS) {
     breakers[name] = new CircuitBreaker(name, { failureThreshold: u.breakerFailures, cooldownMs: u.breakerCooldownMs, clock, log: ulog });
-    clients[name] = new UpstreamClient(name, { breaker: breakers[name], timeoutMs: u.timeoutMs, clock, log: ulog, userAgent });
+    const timeoutMs = name === "erddap" ? u.erddapTimeoutMs : u.timeoutMs;
+    clients[name] = new UpstreamClient(name, { breaker: breakers[name], lane: laneOf[name], timeoutMs, clock, log: ulog, userAgent });
   }
-  const cache = <V>(name: UpstreamName, periodMs: number, sizeOf: (v: V) => number, refreshAheadMs: number) =>
+  const cache = <V>(name: UpstreamName, periodMs: number, sizeOf: (v: V) => number, refreshAheadMs: number, retryFailedAfterMs?: number) =>
     new UpstreamCache<V>({
       name,
       clock,
@@ -70,8 +103,10 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
       sizeOf,
       maxStaleMs: MAX_STALE_MS,
       refreshAheadMs,
+      refreshAheadMinMs: Math.min(refreshAheadMs, REFRESH_AHEAD_MIN_MS),
       recentMs: RECENT_MS,
-      canCall: () => breakers[name].wouldAllow(),
+      retryFailedAfterMs,
+      canCall: () => breakers[name].wouldAllow() && !laneOf[name].paused(),
       log: ulog,
     });
 
@@ -80,7 +115,8 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
     "open-meteo-forecast": cache<OpenMeteoBatch>("open-meteo-forecast", REFRESH_MS, OpenMeteoSource.sizeOf, REFRESH_AHEAD_MS),
     // Tide predictions do not change: one answer per station and day, never refreshed ahead.
     "noaa-coops": cache<TideEvent[]>("noaa-coops", DAY_MS, CoopsTideSource.sizeOf, 0),
-    erddap: cache<Kd490Batch>("erddap", REFRESH_MS, ErddapKd490Source.sizeOf, REFRESH_AHEAD_MS),
+    // A daily product days behind: asked once per region and UTC day, never waited on (erddap.ts).
+    erddap: cache<Kd490Batch>("erddap", DAY_MS, ErddapKd490Source.sizeOf, 0, ERDDAP_RETRY_FAILED_MS),
   };
 
   const marine = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"] });
@@ -89,7 +125,7 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
   const coops = new CoopsTideSource({ url: u.coopsUrl, client: clients["noaa-coops"], cache: caches["noaa-coops"], harmonics });
 
   const refreshAhead = async () => {
-    const counts = await Promise.all([caches["open-meteo-marine"], caches["open-meteo-forecast"], caches.erddap].map((c) => c.refreshAhead()));
+    const counts = await Promise.all([caches["open-meteo-marine"], caches["open-meteo-forecast"]].map((c) => c.refreshAhead()));
     return counts.reduce((a, b) => a + b, 0);
   };
   let timer: NodeJS.Timeout | null = null;
@@ -97,8 +133,12 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
     sources: [marine, forecast, erddap],
     tides: new PreferredTideSource(coops, harmonics),
     breakers,
+    lanes,
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,
     refreshAhead,
+    async settled() {
+      await Promise.all(Object.values(caches).map((c) => c.settled()));
+    },
     start() {
       timer ??= setInterval(() => void refreshAhead().catch((e: unknown) => ulog.error({ err: e }, "refresh-ahead failed")), REFRESH_TICK_MS);
       timer.unref();

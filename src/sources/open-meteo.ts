@@ -8,21 +8,27 @@ import type { Region, Spot } from "../catalog/catalog.js";
 import { distanceKm } from "../geo.js";
 import type { CacheEntry, UpstreamCache } from "./cache.js";
 import { ShapeError, type UpstreamClient } from "./http.js";
+import type { Ticket } from "./scheduler.js";
 import { emptyInputs, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source } from "./types.js";
 
 export const OPEN_METEO_CREDIT: DataCredit = {
   provider: "Open-Meteo",
-  credit: "Weather data by Open-Meteo.com (models: ECMWF, NOAA NCEP GFS-Wave, Météo-France/Copernicus Marine, DWD)",
+  // What `best_match` really uses here: waves and sea temperature from Météo-France MFWAM and DWD,
+  // ECMWF WAM when those are stale (no GFS-Wave); wind and rain from NOAA NCEP GFS/HRRR in the US.
+  credit: "Weather data by Open-Meteo.com (waves and sea temperature: Météo-France MFWAM, DWD wave models, ECMWF WAM; wind and rain: NOAA NCEP GFS/HRRR)",
   url: "https://open-meteo.com/",
   license: "CC BY 4.0",
 };
 
 /**
- * Spots are asked about at their coordinates rounded to this grid, and spots that round to the same
- * point share it. The wave models are 0.08–0.25° and snap to their grid anyway; the shift (≤ 2.8 km)
- * is below the resolution of the models behind `best_match`, and it saves a third of the calls.
+ * Spots are asked about at their own coordinates, rounded to this grid (spots at the same point
+ * share it). A coarser grid saved calls but moved points up to 3.7 km, some onto land; at 0.001°
+ * a query point is within QUERY_POINT_MAX_OFFSET_KM of its spot, and the marine API's
+ * `cell_selection=sea` picks the nearest sea cell of the wave model from there.
  */
-export const QUERY_GRID_DEG = 0.05;
+export const QUERY_GRID_DEG = 0.001;
+/** Half the grid's diagonal at the equator: the farthest a query point can sit from its spot. */
+export const QUERY_POINT_MAX_OFFSET_KM = 0.08;
 
 type UnitKind = "length_m" | "period_s" | "direction_deg" | "temperature_c" | "speed_kt" | "precip_mm" | "percent";
 
@@ -68,7 +74,7 @@ export interface OpenMeteoEndpoint {
 
 export const MARINE: OpenMeteoEndpoint = {
   kind: "marine",
-  // Ten variables, so a location counts as one call (an eleventh would make it 1.1). Total wave
+  // Seven variables, so a location counts as one call (an eleventh would make it 1.1). Total wave
   // height and currents are not inputs of the engine, so they are not asked for.
   variables: {
     swell_wave_height: { field: "swell1_height_m", kind: "length_m" },
@@ -77,10 +83,8 @@ export const MARINE: OpenMeteoEndpoint = {
     secondary_swell_wave_height: { field: "swell2_height_m", kind: "length_m" },
     secondary_swell_wave_period: { field: "swell2_period_s", kind: "period_s" },
     secondary_swell_wave_direction: { field: "swell2_from_deg", kind: "direction_deg" },
-    // GFS-Wave only; other models answer null, which reads as "no third train".
-    tertiary_swell_wave_height: { field: "swell3_height_m", kind: "length_m" },
-    tertiary_swell_wave_period: { field: "swell3_period_s", kind: "period_s" },
-    tertiary_swell_wave_direction: { field: "swell3_from_deg", kind: "direction_deg" },
+    // No tertiary swell: `best_match` (Météo-France, DWD, ECMWF WAM) never has one, answering null
+    // with the unit "undefined"; a third train reads as absent.
     sea_surface_temperature: { field: "water_temp_c", kind: "temperature_c" },
   },
   // The period containing "now" may have started up to 4 h before 00:00 UTC today.
@@ -156,13 +160,13 @@ export function queryPlan(region: Region): QueryPlan {
 }
 
 function snap(deg: number): number {
-  return Number((Math.round(deg / QUERY_GRID_DEG) * QUERY_GRID_DEG).toFixed(2));
+  return Number((Math.round(deg / QUERY_GRID_DEG) * QUERY_GRID_DEG).toFixed(3));
 }
 
 export function requestUrl(base: string, endpoint: OpenMeteoEndpoint, plan: QueryPlan, apiKey: string | null): URL {
   const u = new URL(base);
-  u.searchParams.set("latitude", plan.points.map((p) => p.lat.toFixed(2)).join(","));
-  u.searchParams.set("longitude", plan.points.map((p) => p.lon.toFixed(2)).join(","));
+  u.searchParams.set("latitude", plan.points.map((p) => p.lat.toFixed(3)).join(","));
+  u.searchParams.set("longitude", plan.points.map((p) => p.lon.toFixed(3)).join(","));
   u.searchParams.set("hourly", Object.keys(endpoint.variables).join(","));
   // GMT: with any other zone Open-Meteo applies one fixed offset to the whole series, ignoring DST.
   u.searchParams.set("timezone", "GMT");
@@ -195,12 +199,14 @@ export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, reque
   else if (isObject(body) && expected === 1) list = [body];
   else throw new ShapeError(isObject(body) && body.error === true ? `error: ${String(body.reason)}` : "expected an array of locations");
   if (list.length !== expected) throw new ShapeError(`expected ${expected} locations, got ${list.length}`);
+  // `location_id` is written only when it is not 0, so the first location has none: when any
+  // location carries one, a missing id is 0 and the ids give the order.
   const ids = list.map((l) => (isObject(l) && typeof l.location_id === "number" ? l.location_id : null));
-  if (ids.every((id) => id !== null)) {
+  if (ids.some((id) => id !== null)) {
     const ordered = new Array<unknown>(expected);
     list.forEach((l, i) => {
-      const id = ids[i]!;
-      if (id < 0 || id >= expected || ordered[id] !== undefined) throw new ShapeError("inconsistent location_id");
+      const id = ids[i] ?? 0;
+      if (!Number.isInteger(id) || id < 0 || id >= expected || ordered[id] !== undefined) throw new ShapeError("inconsistent location_id");
       ordered[id] = l;
     });
     list = ordered;
@@ -237,6 +243,8 @@ function parseLocation(loc: unknown, endpoint: OpenMeteoEndpoint, notes: string[
     if (!Array.isArray(raw) || raw.length !== times.length) throw new ShapeError(`location ${index}: ${name} does not match hourly.time`);
     const unit = units[name];
     const convert = typeof unit === "string" ? UNIT_CONVERSIONS[spec.kind][unit] : undefined;
+    // A variable the model does not supply comes back all null with the unit "undefined": absent, not suspect.
+    if (unit === "undefined" && raw.every((v) => v === null)) continue;
     if (!convert) {
       notes.push(`${name}: unknown unit ${JSON.stringify(unit)} at location ${index}, ignored`);
       continue;
@@ -324,7 +332,7 @@ export class OpenMeteoSource implements Source {
 
   async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
     const plan = this.plan(spot.region);
-    const entry = await this.deps.cache.get(plan.region, () => this.#load(plan));
+    const entry = await this.deps.cache.get(plan.region, (ticket) => this.#load(plan, ticket));
     const series = entry.value.points[plan.pointOf.get(spot.id)!]!;
     return seriesToInputs(series, this.#origin(entry), start, end);
   }
@@ -333,9 +341,10 @@ export class OpenMeteoSource implements Source {
     return this.deps.cache.revision(spot.region.id);
   }
 
-  async #load(plan: QueryPlan): Promise<OpenMeteoBatch> {
+  async #load(plan: QueryPlan, ticket: Ticket): Promise<OpenMeteoBatch> {
     const url = requestUrl(this.deps.url, this.endpoint, plan, this.deps.apiKey);
-    const batch = await this.deps.client.getJson(url, (body) => parseOpenMeteo(body, this.endpoint, plan.points));
+    const weight = openMeteoCallWeight(this.endpoint, plan.points.length);
+    const batch = await this.deps.client.getJson(url, (body) => parseOpenMeteo(body, this.endpoint, plan.points), { ticket, weight });
     if (batch.notes.length > 0) this.deps.client.opts.log.warn({ upstream: this.id, region: plan.region, notes: batch.notes }, "open-meteo answer partly refused");
     return batch;
   }

@@ -39,6 +39,11 @@ export interface Origin {
   climatology: boolean;
   fetchedAt: Date | null;
   credits: readonly DataCredit[];
+  /**
+   * A dated observation (satellite ocean colour) whose own age is weighed and labelled where it is
+   * used; fetched once a day, its fetch time does not set the answer's freshness.
+   */
+  observation?: boolean;
 }
 
 /**
@@ -54,6 +59,11 @@ export interface HourlyInputs {
   origins: Origin[];
   /** The most recent satellite water-clarity observation near the spot, if any. */
   satellite: SatelliteObservation | null;
+  /**
+   * The source revision these inputs were read at (see Source.revision), when the source knows it:
+   * an answer that arrives while a forecast is being built must not be credited to that build.
+   */
+  revision?: string | null;
 }
 
 export const NO_ORIGIN = 255;

@@ -8,6 +8,10 @@ declare global {
   interface Window {
     hostLog: HostEvent[];
     runHost(html: string, args: Record<string, unknown>, result: unknown, theme: "light" | "dark"): Promise<void>;
+    /** Delivers another tool result to the running view (a host re-running the tool). */
+    sendResult(result: unknown): Promise<void>;
+    /** Sends the view an MCP ping; resolves with its result or its error. */
+    pingView(): Promise<{ result?: unknown; error?: string }>;
   }
 }
 
@@ -40,4 +44,12 @@ window.runHost = async (html, args, result, theme) => {
   await initialized;
   await bridge.sendToolInput({ arguments: args });
   await bridge.sendToolResult(result as never);
+  window.sendResult = (next) => bridge.sendToolResult(next as never);
+  window.pingView = async () => {
+    try {
+      return { result: await (bridge as unknown as { request(r: { method: string; params: object }, s?: unknown): Promise<unknown> }).request({ method: "ping", params: {} }) };
+    } catch (e) {
+      return { error: String(e) };
+    }
+  };
 };

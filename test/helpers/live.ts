@@ -2,7 +2,7 @@
 // the service's pinned clock, with small timeouts; log lines are captured for assertions.
 import { Writable } from "node:stream";
 import { pino } from "pino";
-import { startStubUpstreams, type StubUpstreams } from "../../scripts/stub/upstreams.js";
+import { startStubUpstreams, type StubOptions, type StubUpstreams } from "../../scripts/stub/upstreams.js";
 import type { ScenarioName } from "../../scripts/stub/scenarios.js";
 import { startService, type TestService } from "./service.js";
 import { afterEach } from "vitest";
@@ -21,14 +21,35 @@ export interface LiveOptions {
   now?: string;
   env?: Record<string, string>;
   delayMs?: number;
+  /** Emulator latency as a share of the real upstreams' (default TEST_LATENCY_SCALE). */
+  latencyScale?: number;
+  /** Emulator options beyond the defaults (limits and quirks stay real unless a test says so). */
+  stub?: Omit<StubOptions, "scenario" | "now" | "delayMs" | "latencyScale">;
 }
 
-/** Small enough to keep the timeout tests quick, large enough for a loaded CI machine's stub. */
-export const TEST_TIMEOUT_MS = 600;
+/** Tests run the emulator at 1 % of the real latency (ERDDAP 80–180 ms); limits and quirks are real. */
+export const TEST_LATENCY_SCALE = 0.01;
+
+/**
+ * The service's upstream timeout in live runs: generous, because the stub on a machine whose cores
+ * are busy elsewhere can take seconds to answer, and no healthy call may time out. Only a test that
+ * makes the stub hang waits for it, and it passes HANG_TIMEOUT instead.
+ */
+export const TEST_TIMEOUT_MS = 20_000;
+/** For tests that make an upstream hang (fault `timeout`): the service gives up on it after 2.5 s. */
+export const HANG_TIMEOUT = { UPSTREAM_TIMEOUT_MS: "2500" } as const;
+/** ERDDAP's own timeout in tests: well above the emulator's scaled 80–180 ms, even on a busy machine. */
+export const ERDDAP_TEST_TIMEOUT_MS = 5000;
 
 export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
   let svc: TestService | null = null;
-  const stub = await startStubUpstreams({ scenario: opts.scenario ?? "calm", now: () => svc!.clock.now(), delayMs: opts.delayMs ?? 0 });
+  const stub = await startStubUpstreams({
+    ...opts.stub,
+    scenario: opts.scenario ?? "calm",
+    now: () => svc!.clock.now(),
+    delayMs: opts.delayMs ?? 0,
+    latencyScale: opts.latencyScale ?? TEST_LATENCY_SCALE,
+  });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -38,7 +59,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
   });
   svc = await startService({
     now: opts.now,
-    env: { DATA_SOURCE: opts.mode ?? "live", UPSTREAM_TIMEOUT_MS: String(TEST_TIMEOUT_MS), ...stub.env, ...opts.env },
+    env: { DATA_SOURCE: opts.mode ?? "live", UPSTREAM_TIMEOUT_MS: String(TEST_TIMEOUT_MS), ERDDAP_TIMEOUT_MS: String(ERDDAP_TEST_TIMEOUT_MS), ...stub.env, ...opts.env },
     log: pino({ level: "info" }, sink),
   });
   return {
@@ -46,6 +67,7 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
     stub,
     logs,
     async close() {
+      await svc!.ctx.upstreams?.settled();
       await svc!.close();
       await stub.close();
     },

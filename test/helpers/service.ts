@@ -8,7 +8,7 @@ import { loadConfig } from "../../src/config.js";
 import { createContext, type ContextOptions, type ServiceContext } from "../../src/context.js";
 import { createApp } from "../../src/http/app.js";
 import { rankedTestCatalog } from "./catalog.js";
-import { attachClientErrorHandler, createHttpServer, type ServerTimeouts } from "../../src/http/server-hooks.js";
+import { attachClientErrorHandler, createHttpServer, limitConnections, type ServerTimeouts } from "../../src/http/server-hooks.js";
 import { createLogger } from "../../src/logger.js";
 
 export interface TestService {
@@ -38,6 +38,7 @@ export const NO_RATE_LIMITS = {
   RATE_LIMIT_SPOTS_PER_HOUR: "0",
   RATE_LIMIT_SPOTS_PER_DAY: "0",
   RATE_LIMIT_DECISIONS_BURST: "0",
+  RATE_LIMIT_RENDERS_PER_HOUR: "0",
 };
 
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
@@ -50,6 +51,7 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
   const { now: _now, env: _env, timeouts: _timeouts, ...rest } = opts;
   const ctx = createContext({ config, clock, ...rest, catalog: rest.catalog ?? rankedTestCatalog(), log: rest.log ?? createLogger("silent") });
   attachClientErrorHandler(server, ctx);
+  limitConnections(server, ctx.config.connections, ctx.log);
   server.on("request", createApp(ctx));
   const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, init);
   return {

@@ -1,0 +1,135 @@
+// Share images drawn in worker threads: at most RENDER_CONCURRENCY at once (default one per core),
+// at most RENDER_QUEUE waiting; past that a render is refused at once with 503 unavailable and
+// Retry-After instead of piling up. Drawing a card takes 50–165 ms of CPU; in the main thread that
+// held up every other request for as long.
+import { Worker } from "node:worker_threads";
+import { ServiceError } from "../errors.js";
+import type { CardImageModel, CardRenderer } from "./card-image.js";
+
+/** Seconds a caller refused by a full render queue is asked to wait. */
+export const RENDER_BUSY_RETRY_S = 2;
+
+interface Job {
+  model: CardImageModel;
+  resolve(png: Buffer): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  /** Cards sent to this worker by message id (a message carries the id of the card it answers). */
+  ids: Map<number, Job>;
+  dead: boolean;
+}
+
+/**
+ * The worker's entry: the built .js next to this file, or, when running from TypeScript sources
+ * (tests, tsx), the .ts file loaded through tsx's loader inside the worker.
+ */
+function spawnWorker(): Worker {
+  const compiled = import.meta.url.endsWith(".js");
+  const entry = new URL(compiled ? "./render-worker.js" : "./render-worker.ts", import.meta.url);
+  // A small young generation, as the main process runs with (package.json "start"): a card's
+  // garbage is short-lived, and each worker's heap adds to the process's RSS.
+  const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
+  if (compiled) return new Worker(entry, { resourceLimits });
+  const tsx = import.meta.resolve("tsx/esm/api");
+  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, resourceLimits });
+}
+
+const WORKER_YOUNG_GENERATION_MB = 6;
+
+export class RenderPool implements CardRenderer {
+  readonly #size: number;
+  readonly #queueMax: number;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Job[] = [];
+  #nextId = 0;
+  #closed = false;
+
+  constructor(opts: { concurrency: number; queue: number }) {
+    this.#size = opts.concurrency;
+    this.#queueMax = opts.queue;
+  }
+
+  /** Renders being drawn and waiting (tests and the bench read these). */
+  get busy(): number {
+    return this.#slots.filter((s) => s.job).length;
+  }
+
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  render(model: CardImageModel): Promise<Buffer> {
+    if (this.#closed) return Promise.reject(new ServiceError("unavailable", "The service is shutting down.", { retryAfterS: RENDER_BUSY_RETRY_S }));
+    return new Promise<Buffer>((resolve, reject) => {
+      const job: Job = { model, resolve, reject };
+      const free = this.#slots.find((s) => !s.job) ?? (this.#slots.length < this.#size ? this.#spawn() : undefined);
+      if (free) return this.#start(free, job);
+      if (this.#queue.length >= this.#queueMax) {
+        return reject(
+          new ServiceError("unavailable", `Share images are being drawn at capacity (${this.#size} at once, ${this.#queueMax} waiting). Retry in ${RENDER_BUSY_RETRY_S} s.`, {
+            retryAfterS: RENDER_BUSY_RETRY_S,
+          }),
+        );
+      }
+      this.#queue.push(job);
+    });
+  }
+
+  async warm(): Promise<void> {
+    // Workers load their renderer on their first card.
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.reject(new ServiceError("unavailable", "The service is shutting down.", { retryAfterS: RENDER_BUSY_RETRY_S }));
+    await Promise.all(this.#slots.splice(0).map((s) => s.worker.terminate()));
+  }
+
+  #spawn(): Slot {
+    const slot: Slot = { worker: spawnWorker(), job: null, ids: new Map(), dead: false };
+    const ids = slot.ids;
+    slot.worker.unref();
+    slot.worker.on("message", (msg: { id: number; png?: Uint8Array; error?: string }) => {
+      const job = ids.get(msg.id);
+      ids.delete(msg.id);
+      if (!job) return;
+      if (msg.png) job.resolve(Buffer.from(msg.png.buffer, msg.png.byteOffset, msg.png.byteLength));
+      else job.reject(new Error(`card render failed: ${msg.error}`));
+      this.#finish(slot);
+    });
+    const fail = (err: Error) => {
+      // A worker that dies takes its card with it; the next card gets a new worker.
+      if (slot.dead) return;
+      slot.dead = true;
+      const i = this.#slots.indexOf(slot);
+      if (i >= 0) this.#slots.splice(i, 1);
+      for (const job of ids.values()) job.reject(err);
+      ids.clear();
+      const next = this.#queue.shift();
+      if (next && !this.#closed) this.#start(this.#spawn(), next);
+    };
+    slot.worker.on("error", fail);
+    slot.worker.on("exit", (code) => {
+      if (!this.#closed) fail(new Error(`render worker exited (${code})`));
+    });
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #start(slot: Slot, job: Job): void {
+    slot.job = job;
+    const id = this.#nextId++;
+    slot.ids.set(id, job);
+    slot.worker.postMessage({ id, model: job.model });
+  }
+
+  #finish(slot: Slot): void {
+    slot.job = null;
+    const next = this.#queue.shift();
+    if (next) this.#start(slot, next);
+  }
+}

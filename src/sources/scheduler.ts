@@ -1,0 +1,179 @@
+// The upstream scheduler: one lane per upstream owns how many requests run at once, in what order
+// waiting requests go (a caller waiting on an answer before a refresh-ahead), and the upstream's
+// quota windows. Open-Meteo's free tier runs one request per client IP and refuses the seventh
+// waiting one; its quotas are weighted calls per UTC minute, hour and day (data-notes §8). A lane
+// never sends more than its concurrency, counts what it spends, and after a quota refusal sends
+// nothing until that window resets, so the cache serves last-good answers with their true age.
+//
+// The lane's state (slots, spent calls, blocks) sits behind `UpstreamBudget`: in process here; a
+// shared implementation (Redis) lets several instances split one client IP's allowance.
+import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
+
+/** Who is waiting: a caller's request goes before refresh-ahead work. */
+export type Priority = "caller" | "refresh";
+
+/** A request's place in the queue. Mutable: a refresh a caller starts waiting on is promoted. */
+export interface Ticket {
+  priority: Priority;
+}
+
+export const callerTicket = (): Ticket => ({ priority: "caller" });
+export const refreshTicket = (): Ticket => ({ priority: "refresh" });
+
+export type QuotaWindowId = "minute" | "hour" | "day";
+
+export interface QuotaWindow {
+  id: QuotaWindowId;
+  /** Weighted calls allowed per fixed UTC window. */
+  limit: number;
+}
+
+const WINDOW_MS: Record<QuotaWindowId, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/** Start of the next fixed UTC window of this kind after `t`: when a refused window opens again. */
+export function windowReset(id: QuotaWindowId, t: number): number {
+  return (Math.floor(t / WINDOW_MS[id]) + 1) * WINDOW_MS[id];
+}
+
+/** Concurrency and quota state of one upstream, as a lane needs it. */
+export interface UpstreamBudget {
+  /** Takes a running slot if one is free. */
+  tryTakeSlot(): Promise<boolean>;
+  releaseSlot(): Promise<void>;
+  /** Epoch ms before which `weight` more calls would overrun a window or a block; 0 when they may go now. */
+  blockedUntil(weight: number, now: number): Promise<number>;
+  /** Records calls sent. */
+  spend(weight: number, now: number): Promise<void>;
+  /** The upstream refused: send nothing until `until`. */
+  block(until: number): Promise<void>;
+  /** Calls spent in the window of this kind containing `now`. */
+  spent(id: QuotaWindowId, now: number): Promise<number>;
+}
+
+/** The budget of one process. */
+export class MemoryUpstreamBudget implements UpstreamBudget {
+  #running = 0;
+  #blockedUntil = 0;
+  readonly #spent = new Map<QuotaWindowId, { start: number; calls: number }>();
+
+  constructor(
+    readonly concurrency: number,
+    readonly windows: readonly QuotaWindow[],
+  ) {}
+
+  tryTakeSlot(): Promise<boolean> {
+    if (this.#running >= this.concurrency) return Promise.resolve(false);
+    this.#running++;
+    return Promise.resolve(true);
+  }
+
+  releaseSlot(): Promise<void> {
+    this.#running = Math.max(0, this.#running - 1);
+    return Promise.resolve();
+  }
+
+  async blockedUntil(weight: number, now: number): Promise<number> {
+    let until = this.#blockedUntil > now ? this.#blockedUntil : 0;
+    for (const w of this.windows) {
+      if ((await this.spent(w.id, now)) + weight > w.limit) until = Math.max(until, windowReset(w.id, now));
+    }
+    return until;
+  }
+
+  spend(weight: number, now: number): Promise<void> {
+    for (const w of this.windows) {
+      const start = Math.floor(now / WINDOW_MS[w.id]) * WINDOW_MS[w.id];
+      const s = this.#spent.get(w.id);
+      this.#spent.set(w.id, s && s.start === start ? { start, calls: s.calls + weight } : { start, calls: weight });
+    }
+    return Promise.resolve();
+  }
+
+  block(until: number): Promise<void> {
+    this.#blockedUntil = Math.max(this.#blockedUntil, until);
+    return Promise.resolve();
+  }
+
+  spent(id: QuotaWindowId, now: number): Promise<number> {
+    const s = this.#spent.get(id);
+    const start = Math.floor(now / WINDOW_MS[id]) * WINDOW_MS[id];
+    return Promise.resolve(s && s.start === start ? s.calls : 0);
+  }
+}
+
+export interface LaneOptions {
+  budget: UpstreamBudget;
+  clock: Clock;
+  log: Logger;
+}
+
+/** One upstream's queue: slots handed out by priority, callers first, first come first served within. */
+export class UpstreamLane {
+  readonly #waiting: { ticket: Ticket; resolve: () => void }[] = [];
+  // The latest block seen, for synchronous "may we call now?" checks (cache revisions).
+  #pausedUntil = 0;
+  /** Requests sent, and the most running at once (for tests and the bench). */
+  readonly stats = { sent: 0, running: 0, maxRunning: 0, queuedMax: 0 };
+
+  constructor(
+    readonly name: string,
+    readonly opts: LaneOptions,
+  ) {}
+
+  /** Epoch ms until which `weight` more calls may not go (0 = they may). */
+  async blockedUntil(weight: number): Promise<number> {
+    const until = await this.opts.budget.blockedUntil(weight, this.opts.clock.now().getTime());
+    if (until > this.#pausedUntil) this.#pausedUntil = until;
+    return until;
+  }
+
+  /** Whether the lane is paused for a spent quota, as last seen (synchronous). */
+  paused(): boolean {
+    return this.#pausedUntil > this.opts.clock.now().getTime();
+  }
+
+  /** Waits for a running slot. */
+  async acquire(ticket: Ticket): Promise<void> {
+    if (!(await this.opts.budget.tryTakeSlot())) {
+      const waiter = { ticket, resolve: () => {} };
+      const handed = new Promise<void>((resolve) => (waiter.resolve = resolve));
+      this.#waiting.push(waiter);
+      this.stats.queuedMax = Math.max(this.stats.queuedMax, this.#waiting.length);
+      // A slot freed while the budget was being asked had no waiter to go to: take it now.
+      if (await this.opts.budget.tryTakeSlot()) {
+        const i = this.#waiting.indexOf(waiter);
+        if (i >= 0) this.#waiting.splice(i, 1);
+        else await this.opts.budget.releaseSlot(); // handed one meanwhile: keep that, free this
+      } else {
+        await handed;
+      }
+    }
+    this.stats.sent++;
+    this.stats.running++;
+    this.stats.maxRunning = Math.max(this.stats.maxRunning, this.stats.running);
+  }
+
+  /** Hands the slot to the next waiter (callers first) or frees it. */
+  async release(): Promise<void> {
+    this.stats.running--;
+    let i = this.#waiting.findIndex((w) => w.ticket.priority === "caller");
+    if (i < 0 && this.#waiting.length > 0) i = 0;
+    if (i >= 0) {
+      const [next] = this.#waiting.splice(i, 1);
+      next!.resolve();
+      return;
+    }
+    await this.opts.budget.releaseSlot();
+  }
+
+  spend(weight: number): Promise<void> {
+    return weight > 0 ? this.opts.budget.spend(weight, this.opts.clock.now().getTime()) : Promise.resolve();
+  }
+
+  async block(until: number, reason: string): Promise<void> {
+    await this.opts.budget.block(until);
+    if (until > this.#pausedUntil) this.#pausedUntil = until;
+    this.opts.log.warn({ upstream: this.name, until: new Date(until).toISOString(), reason }, `upstream ${this.name}: quota spent, calls paused until the window resets`);
+  }
+}
