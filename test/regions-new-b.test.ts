@@ -1,0 +1,135 @@
+// The regions added for worldwide coverage (Grand Cayman, Cairns and Port Douglas, …), through the real HTTP server: each
+// answers conditions offline from its seasonal norms and live from the stub upstreams, spearfishing
+// closures exclude the right spots, and a point across an ocean names the right nearest spot.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Catalog } from "../src/catalog/catalog.js";
+import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
+import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
+import { liveRuns } from "./helpers/live.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+/** One representative spot per new region, with its tide station and IANA zone. */
+const NEW_REGIONS = [
+  { region: "ky-gc-grand-cayman", spot: "kittiwake", station: "noaa/TEC4707", timezone: "America/Cayman" },
+  { region: "au-qld-cairns", spot: "michaelmas-cay", station: "ticon/cairns-59060-aus-bom", timezone: "Australia/Brisbane" },
+] as const;
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const conditions = async (qs: string, s: TestService = svc) => {
+  const r = await s.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
+  expect(r.status).toBe(200);
+  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+};
+const rec = async (qs: string) => {
+  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
+  expect(r.status).toBe(200);
+  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+};
+
+describe("the published catalogue", () => {
+  it("lists each new region in the coverage listing, published conditions_only until calibrated", async () => {
+    const shipped = await startService({ catalog: Catalog.load() });
+    try {
+      const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
+      expect(status).toBe(200);
+      for (const n of NEW_REGIONS) {
+        const r = body.regions.find((x) => x.id === n.region);
+        expect(r, n.region).toBeDefined();
+        expect(r!.decision_support).toBe("conditions_only");
+        expect(r!.spot_count).toBeGreaterThanOrEqual(7);
+        expect(r!.spots.map((s) => s.id)).toContain(n.spot);
+      }
+    } finally {
+      await shipped.close();
+    }
+  });
+});
+
+describe.each(NEW_REGIONS)("$region", ({ region, spot, station, timezone }) => {
+  it("answers conditions offline from its seasonal norms and real tides", async () => {
+    const body = await conditions(`spot=${spot}`);
+    expect(body.spot).toMatchObject({ id: spot, region: { id: region }, timezone });
+    expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
+    expect(body.sources).toContain(`climatology:${region}`);
+    expect(body.sources).toContain(`tide-harmonics:${station}`);
+    expect(body.tide_events.length).toBeGreaterThan(10);
+    for (const p of body.periods) {
+      expect(p.why).toContain("Seasonal norms, not a live forecast.");
+      expect(p.visibility_ft).toBeGreaterThan(0);
+      expect(p.water_temp_c).toBeGreaterThan(20);
+    }
+  });
+
+  const live = liveRuns();
+  it("answers conditions live from the upstreams, without seasonal norms", async () => {
+    const r = await live({ scenario: "calm" });
+    const { status, body } = await r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}`);
+    expect(status).toBe(200);
+    expect(body.spot.region.id).toBe(region);
+    expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
+    expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+    expect(body.data_quality.freshness).toBe("live");
+    for (const p of body.periods) expect(p.why).not.toMatch(/Seasonal norms/);
+  });
+});
+
+describe("spearfishing closures in the new regions", () => {
+  it("excludes every Grand Cayman spot (spear guns need a Cayman licence) and names the Stingray City zone", async () => {
+    const body = await rec("activity=spearfish&region=ky-gc-grand-cayman&limit=5");
+    expect(body.picks).toEqual([]);
+    const excluded = body.considered.excluded;
+    expect(excluded).toHaveLength(8);
+    // The Cali is excluded first for its harbour boat traffic; every other spot by the closure.
+    expect(excluded.find((e) => e.spot.id === "wreck-of-the-cali")!.reason).toBe("unsuited_hazard");
+    for (const e of excluded.filter((x) => x.spot.id !== "wreck-of-the-cali")) {
+      expect(e.reason).toBe("closed_to_spearfishing");
+      expect(e.areas).toContain("Cayman Islands waters (spear gun licensing)");
+    }
+    expect(excluded.find((e) => e.spot.id === "stingray-city")!.areas).toContain("North Sound (Sandbar and Stingray City) Wildlife Interaction Zone");
+    expect(excluded.find((e) => e.spot.id === "kittiwake")!.areas).not.toContain("North Sound (Sandbar and Stingray City) Wildlife Interaction Zone");
+  });
+});
+
+describe("spearfishing in the Great Barrier Reef Marine Park", () => {
+  it("excludes the Low Isles and Milln Reef green zones and flags the zoning on every other pick", async () => {
+    const body = await rec("activity=spearfish&region=au-qld-cairns&limit=5");
+    const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(["low-isles", "milln-reef"]);
+    expect(closed.find((e) => e.spot.id === "low-isles")!.areas).toEqual(["Low Isles Marine National Park (green) Zone"]);
+    expect(closed.find((e) => e.spot.id === "milln-reef")!.areas).toEqual(["Milln Reef Marine National Park (green) Zone"]);
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      expect(["low-isles", "milln-reef"]).not.toContain(p.spot.id);
+      const zoning = p.caveats.find((c) => c.code === "regulated_area" && /Great Barrier Reef Marine Park/.test(c.message));
+      expect(zoning, p.spot.id).toBeDefined();
+      expect(zoning!.message).toMatch(/never with scuba/);
+    }
+  });
+});
+
+describe("not_covered across an ocean", () => {
+  it("names Grand Cayman's easternmost spot for a point in the sea south of Jamaica", async () => {
+    const body = await rec("activity=snorkel&lat=17.5&lon=-77.0");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "jack-mckennys-canyon" }, region: { id: "ky-gc-grand-cayman" } });
+    // ~4.1° of longitude and ~1.8° of latitude away: about 470 km.
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(430);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(510);
+  });
+
+  it("names Opal Reef, the northernmost Cairns spot, for a point off Port Moresby across the Coral Sea", async () => {
+    const body = await rec("activity=snorkel&lat=-9.6&lon=147.0");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "opal-reef" }, region: { id: "au-qld-cairns" } });
+    // ~6.6° of latitude south and ~1.1° of longitude west: about 745 km.
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(700);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(790);
+  });
+});
