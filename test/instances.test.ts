@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import { ACTIVITY_IDS } from "../src/activities.js";
 import { HOUR_MS } from "../src/clock.js";
-import { REFRESH_MS } from "../src/limits.js";
+import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../src/limits.js";
 import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
 import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
@@ -105,6 +105,12 @@ describeWithRedis("several instances sharing one Redis", () => {
     expect(shared.marine! + shared.forecast!).toBeLessThan(2 * (single.marine! + single.forecast!));
     expect(refused(stub3)).toBe(0);
     expect(refused(stub1)).toBe(0);
+    // The per-IP concurrency is the deployment's: never more Open-Meteo requests at once than it allows.
+    expect(stub3.openMeteo.counters.maxInFlight).toBeLessThanOrEqual(OPEN_METEO_FREE_TIER.concurrency);
+    // The quota windows are counted once for all three: each instance sees the deployment's spend.
+    const now = three[0]!.svc.clock.now().getTime();
+    const spentSeen = await Promise.all(three.map((i) => i.svc.ctx.upstreams!.lanes["open-meteo"].opts.budget.spent("day", now)));
+    expect(spentSeen).toEqual([0, 1, 2].map(() => stub3.openMeteo.counters.weightedCalls));
   }, 240_000);
 
   it("after every instance restarts with the upstreams down, answers are the last-good ones from Redis, with their age", async () => {
