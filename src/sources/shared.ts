@@ -29,6 +29,8 @@ export const LEASE_POLL_MS = 100;
 export const LEASE_MARGIN_MS = 5_000;
 /** How long a failed fetch's mark tells waiters to serve last-good rather than ask again. */
 export const FAILURE_MARK_MS = 10_000;
+/** How long a fresh instance's Redis users wait for the first connection before going it alone. */
+export const START_WAIT_MS = 3_000;
 const WINDOW_MS: Record<QuotaWindowId, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
 /** This process, as named in leases and slots. */
@@ -36,13 +38,30 @@ export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0,
 
 /** Runs Redis commands, answering undefined (the caller falls back) when Redis cannot. */
 export class RedisLink {
-  constructor(readonly redis: Redis) {}
+  // Until the first connection is made (or START_WAIT_MS passes), commands wait for it: a fresh
+  // instance must not fetch on its own just because its connection is a moment behind its listener.
+  readonly #started: Promise<void>;
+
+  constructor(readonly redis: Redis) {
+    this.#started =
+      redis.status === "ready"
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, START_WAIT_MS);
+            timer.unref();
+            redis.once("ready", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+  }
 
   get usable(): boolean {
     return this.redis.status === "ready";
   }
 
   async run<T>(op: (r: Redis) => Promise<T>): Promise<T | undefined> {
+    await this.#started;
     if (!this.usable) return undefined;
     try {
       return await op(this.redis);
