@@ -11,7 +11,7 @@ import { createLogger } from "../src/logger.js";
 import { toolErrorResult } from "../src/mcp/server.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { bestDay } from "../tools/best-day.js";
-import { getConditions } from "../tools/get-conditions.js";
+import { conditionsMarkdown, getConditions } from "../tools/get-conditions.js";
 import { listCoverage } from "../tools/list-coverage.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 
@@ -37,8 +37,10 @@ export async function generateExamples(): Promise<Record<string, string>> {
   } catch (e) {
     toolError = toolErrorResult(e, ctx, "recommend_spot").structuredContent;
   }
+  const conditions = await getConditions({ spot: "hanauma-bay", from: "2026-11-22", to: "2026-11-22" }, ctx);
   return {
-    conditions: json(await getConditions({ spot: "hanauma-bay", from: "2026-11-22", to: "2026-11-22" }, ctx), 2),
+    conditions: json(conditions, 2),
+    "conditions-markdown": "```markdown\n" + conditionsMarkdown(conditions, ctx) + "\n```",
     spots: json(listSpots({ lat: 21.27, lon: -157.7 }, ctx), 2),
     coverage: json(listCoverage({ region: "us-hi-kona" }, ctx), 2),
     recommendation: json(rec, 1),
@@ -57,7 +59,8 @@ export function exampleDocuments(): string[] {
 
 /** Markdown text with every `<!-- example: name -->` block replaced by `examples[name]`. */
 export function withExamples(readme: string, examples: Record<string, string>): string {
-  return readme.replace(/<!-- example: ([a-z-]+) -->\n```(json|markdown)\n[\s\S]*?\n```/g, (whole, name: string) =>
+  // A block ends at the first fence after it (never inside another block), and may start empty.
+  return readme.replace(/<!-- example: ([a-z-]+) -->\n```(json|markdown)\n(?:(?:(?!```)[\s\S])*?\n)?```/g, (whole, name: string) =>
     examples[name] ? `<!-- example: ${name} -->\n${examples[name]}` : whole,
   );
 }

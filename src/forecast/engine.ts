@@ -162,6 +162,7 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
         windOnshore: windOnshore >= 0.5,
         night: sunAltitudeDeg < -0.833,
         basis,
+        seasonal: climatology,
         date,
         uncalibrated: spot.region.decision_support === "conditions_only",
         satelliteAgeH,

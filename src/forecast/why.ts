@@ -18,6 +18,8 @@ export interface WhyInputs {
   windOnshore: boolean;
   night: boolean;
   basis: Basis;
+  /** Some input came from seasonal norms (with a satellite basis too: the satellite shapes only visibility). */
+  seasonal: boolean;
   /** Spot-local date of the period (names the season for seasonal norms). */
   date: string;
   /** The region's visibility model is not calibrated against observations (decision_support conditions_only). */
@@ -75,7 +77,7 @@ export function explainRating(i: WhyInputs): string {
     }
   }
   // A score from seasonal norms says so first, and claims only what is typical for the season.
-  const opening = [i.basis === "climatology" ? `${capitalise(SEASONAL_NORM_LABEL)}, typical for ${seasonOf(i.date)}` : null, i.night ? "after dark" : null]
+  const opening = [i.seasonal ? `${capitalise(SEASONAL_NORM_LABEL)}, typical for ${seasonOf(i.date)}` : null, i.night ? "after dark" : null]
     .filter(Boolean)
     .join(", ");
   if (opening) lead = `${capitalise(opening)}: ${lowerFirst(lead)}`;
@@ -83,7 +85,7 @@ export function explainRating(i: WhyInputs): string {
     i.basis === "climatology"
       ? "Seasonal norms, not a live forecast."
       : i.basis === "satellite"
-        ? `Visibility leans on satellite ocean colour observed ${i.satelliteObservedAt?.toISOString().slice(0, 10) ?? "recently"} (${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} days before this forecast), weighted by its age.`
+        ? `Visibility leans on satellite ocean colour observed ${i.satelliteObservedAt?.toISOString().slice(0, 10) ?? "recently"} (${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} days before this forecast), weighted by its age.${i.seasonal ? " Other inputs are seasonal norms, not a live forecast." : ""}`
         : "Visibility estimated from swell, wind and rain.";
   return `${lead}. ${basis}${i.uncalibrated ? ` ${UNCALIBRATED_NOTE}` : ""}`;
 }

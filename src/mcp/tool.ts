@@ -122,13 +122,17 @@ export function checkArguments(tool: string, schema: z.ZodObject, args: Record<s
   }
   for (const name of allowed) {
     const value = args[name];
-    if (value === undefined) continue;
+    // null is the same as leaving the argument out (the canonical form of a question, answer-cache.ts).
+    if (value === undefined || value === null) continue;
     const r = (schema.shape[name] as z.ZodType).safeParse(value);
     if (r.success) continue;
     // A whole number given as 2.5 is the right JSON type: its parser says what is wrong with it.
     const issue = r.error.issues.find((i) => (i.code === "invalid_type" && i.expected !== "int") || ((i.code === "too_big" || i.code === "too_small") && i.origin === "string"));
     if (!issue) continue;
     const what = issue.code === "invalid_type" ? `must be ${issue.expected === "string" ? "text" : `a ${issue.expected}`}, not ${jsonTypeOf(value)}` : issue.message.toLowerCase();
-    throw new ServiceError(codeOf(name), `\`${name}\` ${what}. ${takes}`, { extra: { allowed } });
+    // An object where a value belongs is no value of that parameter at all; a list is that parameter
+    // given more than once, which has its own code.
+    const code = typeof value === "object" && !Array.isArray(value) ? "invalid_parameter" : codeOf(name);
+    throw new ServiceError(code, `\`${name}\` ${what}. ${takes}`, { extra: { allowed } });
   }
 }
