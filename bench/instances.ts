@@ -111,7 +111,17 @@ async function run(n: number, shared: boolean): Promise<void> {
     hours.push({ ...Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u] - before[u]!])), total: total(stub) - totalBefore });
   }
   const refused = stub.openMeteo.counters.refused;
-  console.log(JSON.stringify({ instances: n, redis: shared, spots: instances[0]!.ctx.catalog.spots.length, regions: instances[0]!.ctx.catalog.regions.length, hour1_cold: hours[0], hour2_steady: hours[1], open_meteo_429s: Object.values(refused).reduce((a, b) => a + b, 0), open_meteo_max_in_flight: stub.openMeteo.counters.maxInFlight }));
+  // What the shared answers take in Redis: bytes per stored upstream answer, by upstream.
+  let redisBytes: Record<string, number> | null = null;
+  const r = instances[0]!.ctx.redis;
+  if (r) {
+    redisBytes = {};
+    for (const key of await r.keys("oc:up:*")) {
+      const upstream = key.split(":")[2]!;
+      redisBytes[upstream] = Math.max(redisBytes[upstream] ?? 0, Number(await r.call("MEMORY", "USAGE", key)));
+    }
+  }
+  console.log(JSON.stringify({ instances: n, redis: shared, spots: instances[0]!.ctx.catalog.spots.length, regions: instances[0]!.ctx.catalog.regions.length, hour1_cold: hours[0], hour2_steady: hours[1], open_meteo_429s: Object.values(refused).reduce((a, b) => a + b, 0), open_meteo_max_in_flight: stub.openMeteo.counters.maxInFlight, redis_max_bytes_per_answer: redisBytes }));
   for (const i of instances) await i.close();
   await stub.close();
   redis?.stop();
