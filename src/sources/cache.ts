@@ -181,15 +181,16 @@ export class UpstreamCache<V> {
       if (ticket.priority === "caller") pending.ticket.priority = "caller";
       return pending.promise;
     }
+    const store = (entry: CacheEntry<V>) => {
+      this.#entries.set(key, entry);
+      return entry;
+    };
     const shared = this.#opts.shared;
-    const loaded: Promise<CacheEntry<V>> = shared
-      ? shared.load(this.#opts.name, group, period, this.#opts.periodMs, () => load(ticket))
-      : load(ticket).then((value) => ({ value, fetchedAt: this.#opts.clock.now(), period }));
-    const promise = loaded
-      .then((entry) => {
-        this.#entries.set(key, entry);
-        return entry;
-      })
+    const promise = (
+      shared
+        ? shared.load(this.#opts.name, group, period, this.#opts.periodMs, () => load(ticket)).then(store)
+        : load(ticket).then((value) => store({ value, fetchedAt: this.#opts.clock.now(), period }))
+    )
       .finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, { promise, ticket });
     return promise;
