@@ -10,8 +10,8 @@ const root = new URL("..", import.meta.url).pathname;
 const regionsDir = join(root, "data/regions");
 const wanted = new Set<string>();
 for (const f of readdirSync(regionsDir).filter((f) => f.endsWith(".json"))) {
-  const region = JSON.parse(readFileSync(join(regionsDir, f), "utf8")) as { spots: { tide_station: string }[] };
-  for (const s of region.spots) wanted.add(s.tide_station);
+  const region = JSON.parse(readFileSync(join(regionsDir, f), "utf8")) as { spots: { tide_station: string | null }[] };
+  for (const s of region.spots) if (s.tide_station !== null) wanted.add(s.tide_station);
 }
 
 const out: Record<string, unknown> = {};

@@ -116,7 +116,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const climatology = new ClimatologySource(loadClimatology());
   const harmonicTides = new HarmonicTideSource(loadTideStations());
   for (const spot of catalog.spots) {
-    if (!harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
+    if (spot.tide_station !== null && !harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
   }
   const regulations = loadRegulations(catalog, opts.protectedAreasFile);

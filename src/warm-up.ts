@@ -17,7 +17,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 export async function warmUp(ctx: ServiceContext): Promise<void> {
   await ctx.harmonicTides.warm(
-    ctx.catalog.spots.map((s) => s.tide_station),
+    ctx.catalog.spots.flatMap((s) => (s.tide_station === null ? [] : [s.tide_station])),
     ctx.clock.now(),
   );
   const offline = ctx.upstreams === null;

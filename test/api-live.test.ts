@@ -214,7 +214,8 @@ describe("calls to the upstreams", () => {
     r.svc.clock.advance(HOUR_MS);
     for (const s of catalog.spots) await r.svc.json(`/api/v1/conditions?spot=${s.id}`);
     await r.svc.ctx.upstreams!.settled();
-    expect(r.stub.calls).toEqual({ marine: 8, forecast: 8, erddap: 0, coops: 0 });
+    const regions = catalog.regions.length;
+    expect(r.stub.calls).toEqual({ marine: regions, forecast: regions, erddap: 0, coops: 0 });
   });
 
   it("makes one upstream call for many concurrent requests", async () => {

@@ -10,6 +10,7 @@ import { sourceLine } from "../src/attribution.js";
 import type { ServiceContext } from "../src/context.js";
 import type { ErrorCode } from "../src/errors.js";
 import { HORIZON_DAYS } from "../src/limits.js";
+import { TIDE_STATION_MAX_KM } from "../src/catalog/schema.js";
 import type { Raw } from "../src/params.js";
 import { CoverageSchema, type CoverageJson } from "../src/schemas/catalog.js";
 import { mdEscape } from "../src/format.js";
@@ -52,6 +53,14 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
     "Places outside every region get status not_covered from the decision tools, naming the nearest covered spot.",
     `Data mode: ${ctx.config.dataSource}. Offline, conditions come from seasonal norms (labelled as such), real harmonic tides and computed sun.`,
   ];
+  const untided = regions.filter((r) => r.spots.some((s) => s.tide_station === null));
+  if (untided.length > 0) {
+    const where = untided.map((r) => {
+      const n = r.spots.filter((s) => s.tide_station === null).length;
+      return n === r.spots.length ? r.name : `${r.name} (${n} of ${r.spots.length} spots)`;
+    });
+    notes.push(`No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for ${where.join(", ")}: tide fields are null there.`);
+  }
   const unknown = (wanted ?? []).filter((id) => !ctx.catalog.region(id));
   if (unknown.length > 0) {
     notes.unshift(`No region has id ${unknown.map((id) => JSON.stringify(id)).join(", ")}. Known regions: ${ctx.catalog.regions.map((r) => r.id).join(", ")}.`);

@@ -72,6 +72,12 @@ export const VisibilityReference = z
   .refine((r) => r.high_ft === null || r.high_ft >= r.low_ft, { message: "high_ft must be >= low_ft" });
 export type VisibilityReference = z.infer<typeof VisibilityReference>;
 
+/**
+ * Farthest a spot's tide station may be. Beyond it the station's tide is a different tide (another
+ * basin, another amphidromic regime), so the spot gets no station rather than a wrong one.
+ */
+export const TIDE_STATION_MAX_KM = 100;
+
 export const SpotRecord = z
   .object({
     id: z.string().regex(SPOT_ID_PATTERN),
@@ -99,8 +105,12 @@ export const SpotRecord = z
     swell_exposure: z.number().min(0.1).max(1),
     /** Activities this spot does not suit, with a stable reason and a plain note. */
     unsuited: z.partialRecord(RankedActivity, z.object({ reason: UnsuitedReason, note: z.string().min(1) })),
-    /** Tide station id in @neaps/tide-database (e.g. "noaa/1612301"). */
-    tide_station: z.string().min(1),
+    /**
+     * Tide station id in @neaps/tide-database (e.g. "noaa/1612301"), or null when the database has
+     * no station within TIDE_STATION_MAX_KM of the spot: its tide fields are then null, and the
+     * spot's notes say why (npm run data:check enforces both).
+     */
+    tide_station: z.string().min(1).nullable(),
     /** Typical horizontal visibility on a calm day, feet, January..December. */
     clarity_ft: Month12(z.number().positive()),
     clarity_source: z.string().min(1),

@@ -107,7 +107,7 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {
-    const checks = { catalog: ctx.catalog.spots.length > 0, tides: ctx.catalog.spots.every((s) => ctx.harmonicTides.station(s.tide_station)), warm: !ctx.warming, draining: ctx.draining };
+    const checks = { catalog: ctx.catalog.spots.length > 0, tides: ctx.catalog.spots.every((s) => s.tide_station === null || ctx.harmonicTides.station(s.tide_station)), warm: !ctx.warming, draining: ctx.draining };
     const ready = checks.catalog && checks.tides && checks.warm && !checks.draining;
     if (!ready) res.setHeader("Retry-After", "5");
     json(res, ready ? 200 : 503, { status: ready ? "ok" : ctx.draining ? "draining" : "starting", checks, source: ctx.source });

@@ -21,8 +21,8 @@ const NOAA_PREFIX = "noaa/";
 /** Identifies us to CO-OPS, which asks callers to name their application. */
 const APPLICATION = "ocean-conditions";
 
-export function coopsStationId(tideStation: string): string | null {
-  return tideStation.startsWith(NOAA_PREFIX) ? tideStation.slice(NOAA_PREFIX.length) : null;
+export function coopsStationId(tideStation: string | null): string | null {
+  return tideStation !== null && tideStation.startsWith(NOAA_PREFIX) ? tideStation.slice(NOAA_PREFIX.length) : null;
 }
 
 const yyyymmdd = (ms: number) => new Date(ms).toISOString().slice(0, 10).replace(/-/g, "");
@@ -119,8 +119,9 @@ export class CoopsTideSource implements TideSource {
       throw e;
     }
     const events = entry.value.filter((e) => e.time >= start && e.time <= end);
-    const name = this.deps.harmonics.station(spot.tide_station)?.name ?? station;
-    return { stationId: spot.tide_station, stationName: name, events, origin: this.#origin(entry, station) };
+    const stationId = `${NOAA_PREFIX}${station}`;
+    const name = this.deps.harmonics.station(stationId)?.name ?? station;
+    return { stationId, stationName: name, events, origin: this.#origin(entry, station) };
   }
 
   #origin(entry: CacheEntry<TideEvent[]>, station: string): Origin {

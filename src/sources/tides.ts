@@ -87,8 +87,9 @@ export class HarmonicTideSource implements TideSource {
     return o;
   }
 
+  /** Null when the spot has no tide station (none within reach in the database). */
   async extremes(spot: Spot, start: Date, end: Date): Promise<TideSeries | null> {
-    return this.extremesSync(spot.tide_station, start, end);
+    return spot.tide_station === null ? null : this.extremesSync(spot.tide_station, start, end);
   }
 
   /** High/low waters at a station between two instants (inclusive). */
