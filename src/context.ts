@@ -39,7 +39,7 @@ export interface ServiceContext {
   meter: Meter;
   /** Answers by operation and arguments, shared by REST and MCP, valid while their data is. */
   answers: AnswerCache;
-  /** Redis connection when REDIS_URL is set (rate-limit counters shared across instances). */
+  /** Redis connection when REDIS_URL is set (rate limits, upstream answers, leases and upstream limits shared across instances). */
   redis: Redis | null;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
@@ -122,11 +122,11 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const regulations = loadRegulations(catalog, opts.protectedAreasFile);
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
   const mode = opts.config.dataSource;
-  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides });
+  const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
+  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis });
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
   const forecasts = new ForecastService({ source, tides, clock: opts.clock }, catalog);
-  const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
   const keys = opts.config.auth.mode === "metered" && opts.config.auth.keysFile ? KeyRegistry.load(opts.config.auth.keysFile) : null;
   const meter = new Meter({ config: opts.config, keys, catalog, clock: opts.clock, redis });
   if (opts.config.auth.mode === "metered" && !redis) {
@@ -167,18 +167,21 @@ export function createContext(opts: ContextOptions): ServiceContext {
   return ctx;
 }
 
-/** One connection for the rate-limit store; commands fail fast (and fall back) while it is down. */
+/**
+ * One connection for everything shared across instances; commands fail fast (and each user falls
+ * back to this instance's memory) while it is down. Each change of state is logged once.
+ */
 function connectRedis(url: string, log: Logger): Redis {
   // Loaded only when configured (~70 ms of start-up otherwise).
   const { Redis: RedisClient } = createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
-  const redis = new RedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, lazyConnect: false });
+  const redis = new RedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, commandTimeout: 2000, lazyConnect: false });
   let up = false;
   redis.on("ready", () => {
-    if (!up) log.info("redis connected: rate limits shared across instances");
+    if (!up) log.info("redis connected: rate limits, upstream answers, leases and upstream limits shared across instances");
     up = true;
   });
   redis.on("error", (err: Error) => {
-    if (up) log.warn({ err: err.message }, "redis unavailable: rate limits fall back to this instance's memory");
+    if (up) log.warn({ err: err.message }, "redis unavailable: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory");
     up = false;
   });
   return redis;

@@ -9,6 +9,7 @@ import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { callerTicket, refreshTicket, type Ticket } from "./scheduler.js";
+import type { SharedAnswers } from "./shared.js";
 
 export interface CacheEntry<V> {
   value: V;
@@ -41,6 +42,11 @@ export interface UpstreamCacheOptions<V> {
   retryFailedAfterMs?: number;
   /** Whether an upstream call could go out now (the breaker's view); used for `revision`. */
   canCall: () => boolean;
+  /**
+   * Answers and fetch leases shared with other instances (REDIS_URL): a miss here reads Redis
+   * first, one instance fetches, and last-good answers survive restarts.
+   */
+  shared?: SharedAnswers | null;
   log: Logger;
 }
 
@@ -79,10 +85,19 @@ export class UpstreamCache<V> {
     try {
       return await this.#fetch(group, period, load, callerTicket());
     } catch (e) {
-      const last = this.latest(group);
+      const last = this.latest(group) ?? (await this.#sharedLatest(group, period, now));
       if (last) return last;
       throw e;
     }
+  }
+
+  /** Last-good from Redis (another instance's, or this one's before a restart), kept here too. */
+  async #sharedLatest(group: string, period: number, now: number): Promise<CacheEntry<V> | undefined> {
+    const shared = this.#opts.shared;
+    if (!shared) return undefined;
+    const e = await shared.latest<V>(this.#opts.name, group, period, this.#opts.periodMs, now - this.#opts.maxStaleMs);
+    if (e) this.#entries.set(`${group}|${e.period}`, e);
+    return e;
   }
 
   /**
@@ -166,12 +181,16 @@ export class UpstreamCache<V> {
       if (ticket.priority === "caller") pending.ticket.priority = "caller";
       return pending.promise;
     }
-    const promise = load(ticket)
-      .then((value) => {
-        const entry: CacheEntry<V> = { value, fetchedAt: this.#opts.clock.now(), period };
-        this.#entries.set(key, entry);
-        return entry;
-      })
+    const store = (entry: CacheEntry<V>) => {
+      this.#entries.set(key, entry);
+      return entry;
+    };
+    const shared = this.#opts.shared;
+    const promise = (
+      shared
+        ? shared.load(this.#opts.name, group, period, this.#opts.periodMs, () => load(ticket)).then(store)
+        : load(ticket).then((value) => store({ value, fetchedAt: this.#opts.clock.now(), period }))
+    )
       .finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, { promise, ticket });
     return promise;

@@ -13,7 +13,9 @@ import { CoopsTideSource, PreferredTideSource } from "./coops.js";
 import { ERDDAP_RETRY_FAILED_MS, ErddapKd490Source, type Kd490Batch } from "./erddap.js";
 import { UpstreamClient } from "./http.js";
 import { FORECAST, MARINE, OpenMeteoSource, type OpenMeteoBatch } from "./open-meteo.js";
-import { MemoryUpstreamBudget, UpstreamLane, type QuotaWindow } from "./scheduler.js";
+import { MemoryUpstreamBudget, UpstreamLane, type QuotaWindow, type UpstreamBudget } from "./scheduler.js";
+import { LEASE_MARGIN_MS, RedisLink, RedisUpstreamBudget, SharedAnswers } from "./shared.js";
+import type { Redis } from "ioredis";
 import type { HarmonicTideSource } from "./tides.js";
 import type { Source, TideEvent } from "./types.js";
 
@@ -62,9 +64,11 @@ export interface UpstreamDeps {
   clock: Clock;
   log: Logger;
   harmonics: HarmonicTideSource;
+  /** With REDIS_URL: upstream answers, leases and the scheduler's limits shared by every instance. */
+  redis?: Redis | null;
 }
 
-export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps): Upstreams {
+export function createUpstreams({ config, clock, log, harmonics, redis }: UpstreamDeps): Upstreams {
   const u = config.upstreams;
   const ulog = log.child({ component: "upstreams" });
   const userAgent = `${SERVICE_NAME.replace(/\s+/g, "-").toLowerCase()}/${SERVICE_VERSION} (+${config.publicBaseUrl})`;
@@ -77,8 +81,12 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
       { id: "day", limit: om.perDay },
     ] as const
   ).filter((w) => w.limit > 0);
-  const lane = (name: string, concurrency: number, windows: QuotaWindow[] = []) =>
-    new UpstreamLane(name, { budget: new MemoryUpstreamBudget(concurrency, windows), clock, log: ulog });
+  const link = redis ? new RedisLink(redis) : null;
+  // A lease (and a shared slot) outlives the longest fetch; a crashed holder's is taken over after it.
+  const leaseMs = (name: UpstreamName) => (name === "erddap" ? u.erddapTimeoutMs : u.timeoutMs) + LEASE_MARGIN_MS;
+  const budget = (name: string, concurrency: number, windows: QuotaWindow[]): UpstreamBudget =>
+    link ? new RedisUpstreamBudget(link, name, concurrency, windows, Math.max(u.timeoutMs, u.erddapTimeoutMs) + LEASE_MARGIN_MS) : new MemoryUpstreamBudget(concurrency, windows);
+  const lane = (name: string, concurrency: number, windows: QuotaWindow[] = []) => new UpstreamLane(name, { budget: budget(name, concurrency, windows), clock, log: ulog });
   const lanes = { "open-meteo": lane("open-meteo", om.concurrency, quotas), "noaa-coops": lane("noaa-coops", COOPS_CONCURRENCY), erddap: lane("erddap", ERDDAP_CONCURRENCY) };
   const laneOf: Record<UpstreamName, UpstreamLane> = {
     "open-meteo-marine": lanes["open-meteo"],
@@ -107,6 +115,7 @@ export function createUpstreams({ config, clock, log, harmonics }: UpstreamDeps)
       recentMs: RECENT_MS,
       retryFailedAfterMs,
       canCall: () => breakers[name].wouldAllow() && !laneOf[name].paused(),
+      shared: link ? new SharedAnswers({ link, leaseMs: leaseMs(name), maxStaleMs: MAX_STALE_MS, now: () => clock.now() }) : null,
       log: ulog,
     });
 

@@ -38,6 +38,11 @@ export function windowReset(id: QuotaWindowId, t: number): number {
 
 /** Concurrency and quota state of one upstream, as a lane needs it. */
 export interface UpstreamBudget {
+  /**
+   * Set when other processes share the slots: a waiting request also asks the budget again this
+   * often, since a slot another instance frees is never handed over here.
+   */
+  readonly sharedPollMs?: number;
   /** Takes a running slot if one is free. */
   tryTakeSlot(): Promise<boolean>;
   releaseSlot(): Promise<void>;
@@ -145,6 +150,8 @@ export class UpstreamLane {
         const i = this.#waiting.indexOf(waiter);
         if (i >= 0) this.#waiting.splice(i, 1);
         else await this.opts.budget.releaseSlot(); // handed one meanwhile: keep that, free this
+      } else if (this.opts.budget.sharedPollMs) {
+        await Promise.race([handed, this.#poll(waiter, this.opts.budget.sharedPollMs)]);
       } else {
         await handed;
       }
@@ -152,6 +159,24 @@ export class UpstreamLane {
     this.stats.sent++;
     this.stats.running++;
     this.stats.maxRunning = Math.max(this.stats.maxRunning, this.stats.running);
+  }
+
+  /** Asks a shared budget for a slot until one is free or a local release hands this waiter one. */
+  async #poll(waiter: { ticket: Ticket; resolve: () => void }, everyMs: number): Promise<void> {
+    while (this.#waiting.includes(waiter)) {
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      if (!this.#waiting.includes(waiter)) return;
+      if (await this.opts.budget.tryTakeSlot()) {
+        const i = this.#waiting.indexOf(waiter);
+        if (i >= 0) {
+          this.#waiting.splice(i, 1);
+          waiter.resolve();
+        } else {
+          await this.opts.budget.releaseSlot(); // handed one meanwhile: keep that, free this
+        }
+        return;
+      }
+    }
   }
 
   /** Hands the slot to the next waiter (callers first) or frees it. */

@@ -1,0 +1,133 @@
+// Upstream requests per hour with 1 and 3 instances sharing one redis-server, against the upstream
+// emulator (npm run bench:instances), and three without Redis for comparison. The workload is every spot's conditions and every region ×
+// activity decision of the shipped catalogue, spread over the instances and sent at once, at :00 and
+// :30 of two pinned hours; between them the refresh-ahead runs at :40 and :57 as its ticker would.
+// Hour 1 starts cold; hour 2 is the steady state. Prints one JSON line per run.
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ACTIVITY_IDS } from "../src/activities.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import { FixedClock } from "../src/clock.js";
+import { loadConfig } from "../src/config.js";
+import { createContext, type ServiceContext } from "../src/context.js";
+import { createApp } from "../src/http/app.js";
+import { createLogger } from "../src/logger.js";
+import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
+
+const START = Date.parse("2026-11-21T19:00:00Z");
+const MIN = 60_000;
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function redisServer(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "ignore"] });
+  await new Promise<void>((resolve) => proc.stdout.on("data", (d: Buffer) => d.toString().includes("Ready to accept") && resolve()));
+  return { url: `redis://127.0.0.1:${port}`, stop: () => proc.kill("SIGTERM") };
+}
+
+interface Instance {
+  ctx: ServiceContext;
+  clock: FixedClock;
+  base: string;
+  close(): Promise<void>;
+}
+
+async function instance(stub: StubUpstreams, redisUrl: string | null): Promise<Instance> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    ...stub.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_BASE_URL: base,
+    DATA_SOURCE: "live",
+    LOG_LEVEL: "silent",
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    RATE_LIMIT_FACTS_PER_HOUR: "0",
+    RATE_LIMIT_FACTS_PER_DAY: "0",
+    RATE_LIMIT_SPOTS_PER_HOUR: "0",
+    RATE_LIMIT_SPOTS_PER_DAY: "0",
+    RATE_LIMIT_DECISIONS_BURST: "0",
+  });
+  const clock = new FixedClock(new Date(START));
+  const ctx = createContext({ config, clock, log: createLogger("silent"), catalog: Catalog.load() });
+  const server = createServer(createApp(ctx));
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  const redis = ctx.redis;
+  if (redis && redis.status !== "ready") await new Promise((r) => redis.once("ready", r));
+  return {
+    ctx,
+    clock,
+    base,
+    async close() {
+      await ctx.upstreams?.settled();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await ctx.close();
+    },
+  };
+}
+
+async function workload(instances: Instance[]): Promise<void> {
+  const cat = instances[0]!.ctx.catalog;
+  const paths = [
+    ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
+    ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
+  ];
+  const statuses = await Promise.all(paths.map((p, i) => fetch(instances[i % instances.length]!.base + p).then((r) => (void r.arrayBuffer(), r.status))));
+  const bad = statuses.filter((s) => s !== 200);
+  if (bad.length > 0) throw new Error(`non-200 answers: ${bad.join(",")}`);
+  await Promise.all(instances.map((i) => i.ctx.upstreams!.settled()));
+}
+
+const total = (stub: StubUpstreams) => STUB_UPSTREAMS.reduce((a, u) => a + stub.calls[u], 0);
+
+async function run(n: number, shared: boolean): Promise<void> {
+  const redis = shared ? await redisServer() : null;
+  const instances: Instance[] = [];
+  const stub = await startStubUpstreams({ scenario: "calm", now: () => instances[0]!.clock.now(), latencyScale: 0.01 });
+  for (let i = 0; i < n; i++) instances.push(await instance(stub, redis?.url ?? null));
+  const at = (minutes: number) => instances.forEach((i) => i.clock.set(START + minutes * MIN));
+  const hours: Record<string, number>[] = [];
+  for (const h of [0, 1]) {
+    const before = Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u]]));
+    const totalBefore = total(stub);
+    for (const m of [0, 30]) {
+      at(h * 60 + m);
+      await workload(instances);
+    }
+    for (const m of [40, 57]) {
+      at(h * 60 + m);
+      await Promise.all(instances.map((i) => i.ctx.upstreams!.refreshAhead()));
+    }
+    hours.push({ ...Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u] - before[u]!])), total: total(stub) - totalBefore });
+  }
+  const refused = stub.openMeteo.counters.refused;
+  // What the shared answers take in Redis: bytes per stored upstream answer, by upstream.
+  let redisBytes: Record<string, number> | null = null;
+  const r = instances[0]!.ctx.redis;
+  if (r) {
+    redisBytes = {};
+    for (const key of await r.keys("oc:up:*")) {
+      const upstream = key.split(":")[2]!;
+      redisBytes[upstream] = Math.max(redisBytes[upstream] ?? 0, Number(await r.call("MEMORY", "USAGE", key)));
+    }
+  }
+  console.log(JSON.stringify({ instances: n, redis: shared, spots: instances[0]!.ctx.catalog.spots.length, regions: instances[0]!.ctx.catalog.regions.length, hour1_cold: hours[0], hour2_steady: hours[1], open_meteo_429s: Object.values(refused).reduce((a, b) => a + b, 0), open_meteo_max_in_flight: stub.openMeteo.counters.maxInFlight, redis_max_bytes_per_answer: redisBytes }));
+  for (const i of instances) await i.close();
+  await stub.close();
+  redis?.stop();
+}
+
+await run(1, true);
+await run(3, true);
+// For comparison: three instances without REDIS_URL, each on its own.
+await run(3, false);

@@ -1,0 +1,273 @@
+// Several instances, one upstream footprint (only when REDIS_URL is set). Upstream answers are kept
+// in Redis per (upstream, group, period) with their fetch time, long enough to serve as last-good
+// after a restart; a lease per (upstream, group, period) lets exactly one instance fetch while the
+// others poll for its answer; the scheduler's concurrency and quotas are counted in Redis, since
+// the upstream limits the deployment (one client IP behind a NAT), not one process.
+//
+// Algorithms (docs/operations.md "Running several instances"):
+// - Answers: `oc:up:{upstream}:{group}:{period}` holds the encoded answer and its fetch time, with a
+//   TTL of the period plus MAX_STALE, so last-good answers outlive every instance.
+// - Leases: `SET oc:lease:… <instance> NX PX <leaseMs>`. The holder fetches, stores the answer and
+//   deletes the lease; on failure it leaves a short failure mark so waiters serve last-good instead
+//   of asking again. Waiters poll every LEASE_POLL_MS; a crashed holder's lease expires after
+//   leaseMs and the next waiter takes it over.
+// - Concurrency: a semaphore in a sorted set (member = slot id, score = expiry, Redis's own TIME):
+//   expired slots are dropped, a slot is taken while fewer than `concurrency` remain; a crashed
+//   holder's slot frees itself when it expires.
+// - Quotas: fixed UTC windows, one INCRBY counter per window (`oc:quota:{lane}:{window}:{start}`)
+//   expiring with the window, and one shared "blocked until" after an upstream refusal.
+// Every Redis failure falls back to this instance's own behaviour (MemoryUpstreamBudget, a local
+// fetch); the connection's state changes are logged once each (context.ts).
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { MemoryUpstreamBudget, windowReset, type QuotaWindow, type QuotaWindowId, type UpstreamBudget } from "./scheduler.js";
+
+/** How often an instance waiting on another's lease (or on a shared slot) looks again. */
+export const LEASE_POLL_MS = 100;
+/** A lease outlives the fetch it guards by this much (the upstream timeout bounds the fetch). */
+export const LEASE_MARGIN_MS = 5_000;
+/** How long a failed fetch's mark tells waiters to serve last-good rather than ask again. */
+export const FAILURE_MARK_MS = 10_000;
+/** How long a fresh instance's Redis users wait for the first connection before going it alone. */
+export const START_WAIT_MS = 3_000;
+const WINDOW_MS: Record<QuotaWindowId, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/** This process, as named in leases and slots. */
+export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+/** Runs Redis commands, answering undefined (the caller falls back) when Redis cannot. */
+export class RedisLink {
+  // Until the first connection is made (or START_WAIT_MS passes), commands wait for it: a fresh
+  // instance must not fetch on its own just because its connection is a moment behind its listener.
+  readonly #started: Promise<void>;
+
+  constructor(readonly redis: Redis) {
+    this.#started =
+      redis.status === "ready"
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, START_WAIT_MS);
+            timer.unref();
+            redis.once("ready", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+  }
+
+  get usable(): boolean {
+    return this.redis.status === "ready";
+  }
+
+  async run<T>(op: (r: Redis) => Promise<T>): Promise<T | undefined> {
+    await this.#started;
+    if (!this.usable) return undefined;
+    try {
+      return await op(this.redis);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+// --- answers ------------------------------------------------------------------------------------
+
+/** JSON with the types upstream answers hold: Date, Map, Float64Array (NaN kept). */
+export function encodeValue(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    const raw = this[key];
+    if (raw instanceof Date) return { $d: raw.getTime() };
+    if (v instanceof Map) return { $m: [...v.entries()] };
+    if (v instanceof Float64Array) return { $f: Array.from(v, (x) => (Number.isFinite(x) ? x : null)) };
+    return v;
+  });
+}
+
+export function decodeValue(text: string): unknown {
+  return JSON.parse(text, (_key, v: unknown) => {
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      if (typeof o.$d === "number" && Object.keys(o).length === 1) return new Date(o.$d);
+      if (Array.isArray(o.$m) && Object.keys(o).length === 1) return new Map(o.$m as [unknown, unknown][]);
+      if (Array.isArray(o.$f) && Object.keys(o).length === 1) return Float64Array.from(o.$f as (number | null)[], (x) => x ?? Number.NaN);
+    }
+    return v;
+  });
+}
+
+export interface SharedEntry<V> {
+  value: V;
+  fetchedAt: Date;
+  period: number;
+}
+
+export interface SharedAnswersOptions {
+  link: RedisLink;
+  /** A lease's lifetime: the longest a fetch may take, plus a margin. */
+  leaseMs: number;
+  /** How long an answer is kept after its period: the oldest last-good ever served. */
+  maxStaleMs: number;
+  now: () => Date;
+}
+
+/** Upstream answers and fetch leases in Redis, for every instance. */
+export class SharedAnswers {
+  constructor(readonly opts: SharedAnswersOptions) {}
+
+  #key(kind: "up" | "lease" | "fail", upstream: string, group: string, period: number): string {
+    return `oc:${kind}:${upstream}:${group}:${period}`;
+  }
+
+  #decode<V>(text: string): SharedEntry<V> {
+    const e = decodeValue(text) as { value: V; fetchedAt: Date; period: number };
+    return { value: e.value, fetchedAt: new Date(e.fetchedAt), period: e.period };
+  }
+
+  /**
+   * The (upstream, group, period) answer: from Redis if another instance fetched it, else fetched
+   * by whichever instance takes the lease while the others wait for it. Without Redis, `fetch` runs here.
+   */
+  async load<V>(upstream: string, group: string, period: number, periodMs: number, fetch: () => Promise<V>): Promise<SharedEntry<V>> {
+    const local = async () => ({ value: await fetch(), fetchedAt: this.opts.now(), period });
+    const entryKey = this.#key("up", upstream, group, period);
+    const leaseKey = this.#key("lease", upstream, group, period);
+    const failKey = this.#key("fail", upstream, group, period);
+    const giveUpAt = performance.now() + 2 * this.opts.leaseMs;
+    for (;;) {
+      const found = await this.opts.link.run((r) => r.mget(entryKey, failKey));
+      if (found === undefined) return local();
+      if (found[0]) return this.#decode<V>(found[0]);
+      if (found[1]) throw new Error(`${upstream}: the fetch another instance made just failed`);
+      const lease = await this.opts.link.run((r) => r.set(leaseKey, INSTANCE_ID, "PX", this.opts.leaseMs, "NX"));
+      if (lease === undefined) return local();
+      if (lease === "OK") {
+        // The previous holder may have stored its answer between our look and our lease.
+        const stored = await this.opts.link.run((r) => r.get(entryKey));
+        if (stored) {
+          await this.opts.link.run((r) => r.del(leaseKey));
+          return this.#decode<V>(stored);
+        }
+        let entry: SharedEntry<V>;
+        try {
+          entry = await local();
+        } catch (e) {
+          await this.opts.link.run((r) => r.multi().set(failKey, "1", "PX", FAILURE_MARK_MS).del(leaseKey).exec());
+          throw e;
+        }
+        const text = encodeValue({ value: entry.value, fetchedAt: entry.fetchedAt, period });
+        await this.opts.link.run((r) => r.multi().set(entryKey, text, "PX", periodMs + this.opts.maxStaleMs).del(leaseKey).exec());
+        return entry;
+      }
+      if (performance.now() > giveUpAt) throw new Error(`${upstream}: timed out waiting for another instance's fetch`);
+      await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+    }
+  }
+
+  /** The newest answer stored for a group at or before `period`, fetched at or after `oldest`. */
+  async latest<V>(upstream: string, group: string, period: number, periodMs: number, oldest: number): Promise<SharedEntry<V> | undefined> {
+    const keys: string[] = [];
+    for (let p = period; p + periodMs > oldest; p -= periodMs) keys.push(this.#key("up", upstream, group, p));
+    if (keys.length === 0) return undefined;
+    const found = await this.opts.link.run((r) => r.mget(...keys));
+    const text = found?.find((t) => t !== null);
+    if (!text) return undefined;
+    const e = this.#decode<V>(text);
+    return e.fetchedAt.getTime() >= oldest ? e : undefined;
+  }
+}
+
+// --- the scheduler's budget -----------------------------------------------------------------------
+
+// Takes a slot if fewer than ARGV[2] unexpired ones are held. KEYS[1] zset; ARGV: ttl ms, limit, slot id.
+const TAKE_SLOT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  return 1
+end
+return 0`;
+
+// Raises a "blocked until" (epoch ms) and never lowers it. KEYS[1]; ARGV[1] until.
+const RAISE_BLOCK = `
+local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > cur then redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[1]) end
+return 1`;
+
+/** One upstream's concurrency and quotas counted in Redis for every instance; this process's own when Redis fails. */
+export class RedisUpstreamBudget implements UpstreamBudget {
+  readonly sharedPollMs = LEASE_POLL_MS;
+  readonly #local: MemoryUpstreamBudget;
+  // Slots this process holds, newest last: a Redis slot id, or null for one taken locally.
+  readonly #held: (string | null)[] = [];
+  #n = 0;
+
+  constructor(
+    readonly link: RedisLink,
+    readonly lane: string,
+    readonly concurrency: number,
+    readonly windows: readonly QuotaWindow[],
+    /** A slot's lifetime: a crashed holder's slot is free again after it. */
+    readonly slotTtlMs: number,
+  ) {
+    this.#local = new MemoryUpstreamBudget(concurrency, windows);
+  }
+
+  #windowKey(id: QuotaWindowId, now: number): string {
+    return `oc:quota:${this.lane}:${id}:${Math.floor(now / WINDOW_MS[id]) * WINDOW_MS[id]}`;
+  }
+
+  async tryTakeSlot(): Promise<boolean> {
+    const id = `${INSTANCE_ID}:${++this.#n}`;
+    const got = await this.link.run((r) => r.eval(TAKE_SLOT, 1, `oc:slots:${this.lane}`, this.slotTtlMs, this.concurrency, id));
+    if (got === undefined) {
+      if (!(await this.#local.tryTakeSlot())) return false;
+      this.#held.push(null);
+      return true;
+    }
+    if (got !== 1) return false;
+    this.#held.push(id);
+    return true;
+  }
+
+  async releaseSlot(): Promise<void> {
+    const id = this.#held.pop();
+    if (id === undefined) return;
+    if (id === null) return this.#local.releaseSlot();
+    await this.link.run((r) => r.zrem(`oc:slots:${this.lane}`, id));
+  }
+
+  async blockedUntil(weight: number, now: number): Promise<number> {
+    const keys = [`oc:block:${this.lane}`, ...this.windows.map((w) => this.#windowKey(w.id, now))];
+    const got = await this.link.run((r) => r.mget(...keys));
+    if (got === undefined) return this.#local.blockedUntil(weight, now);
+    const blocked = Number(got[0] ?? 0);
+    let until = blocked > now ? blocked : 0;
+    this.windows.forEach((w, i) => {
+      if (Number(got[i + 1] ?? 0) + weight > w.limit) until = Math.max(until, windowReset(w.id, now));
+    });
+    return until;
+  }
+
+  async spend(weight: number, now: number): Promise<void> {
+    await this.#local.spend(weight, now);
+    await this.link.run((r) => {
+      const m = r.multi();
+      for (const w of this.windows) m.incrby(this.#windowKey(w.id, now), weight).pexpire(this.#windowKey(w.id, now), WINDOW_MS[w.id] + 60_000);
+      return m.exec();
+    });
+  }
+
+  async block(until: number): Promise<void> {
+    await this.#local.block(until);
+    await this.link.run((r) => r.eval(RAISE_BLOCK, 1, `oc:block:${this.lane}`, Math.round(until)));
+  }
+
+  async spent(id: QuotaWindowId, now: number): Promise<number> {
+    const got = await this.link.run((r) => r.get(this.#windowKey(id, now)));
+    return got === undefined ? this.#local.spent(id, now) : Number(got ?? 0);
+  }
+}

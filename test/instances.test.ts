@@ -1,0 +1,180 @@
+// Several instances with REDIS_URL against one real redis-server and the upstream emulator: they
+// share upstream answers (one fetch per upstream, group and hour for the deployment), last-good
+// answers survive a restart, a dead lease holder's fetch is taken over after the lease TTL, and a
+// Redis outage falls back to each instance's own behaviour, saying so in the log.
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { Redis } from "ioredis";
+import { afterEach, expect, it } from "vitest";
+import { ACTIVITY_IDS } from "../src/activities.js";
+import { HOUR_MS } from "../src/clock.js";
+import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../src/limits.js";
+import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
+import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
+import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
+import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
+
+type Freshness = { status: number; body: { data_quality: { freshness: string }; sources: string[] } };
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+  cleanups = [];
+});
+
+async function redisServer(): Promise<RedisServer> {
+  const r = await startRedis();
+  cleanups.push(() => r.stop());
+  return r;
+}
+
+async function emulator(now: () => Date): Promise<StubUpstreams> {
+  const stub = await startStubUpstreams({ scenario: "calm", now, delayMs: 0, latencyScale: TEST_LATENCY_SCALE });
+  cleanups.push(() => stub.close());
+  return stub;
+}
+
+interface Instance {
+  svc: TestService;
+  logs: string[];
+}
+
+/** One service instance pointed at the emulator (and at Redis when given), its log lines captured. */
+async function instance(stub: StubUpstreams, redisUrl: string | null, now = DEFAULT_NOW, env: Record<string, string> = {}): Promise<Instance> {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const svc = await startService({
+    now,
+    env: { DATA_SOURCE: "live", UPSTREAM_TIMEOUT_MS: "20000", ERDDAP_TIMEOUT_MS: String(ERDDAP_TEST_TIMEOUT_MS), ...stub.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}), ...env },
+    log: pino({ level: "info" }, sink),
+  });
+  const r = svc.ctx.redis;
+  if (r && r.status !== "ready") await new Promise<void>((resolve) => r.once("ready", () => resolve()));
+  cleanups.push(async () => {
+    await svc.ctx.upstreams?.settled();
+    await svc.close();
+  });
+  return { svc, logs };
+}
+
+/** Every spot's conditions and every region × activity decision, spread over the instances, all at once. */
+async function workload(instances: Instance[]): Promise<number[]> {
+  const cat = instances[0]!.svc.ctx.catalog;
+  const paths = [
+    ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
+    ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
+  ];
+  const statuses = await Promise.all(paths.map((p, i) => instances[i % instances.length]!.svc.json(p).then((r) => r.status)));
+  await Promise.all(instances.map((i) => i.svc.ctx.upstreams!.settled()));
+  return statuses;
+}
+
+const callsOf = (stub: StubUpstreams) => Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u]]));
+const refused = (stub: StubUpstreams) => Object.values(stub.openMeteo.counters.refused).reduce((a, b) => a + b, 0);
+
+describeWithRedis("several instances sharing one Redis", () => {
+  it("three instances make the upstream calls of one, with no 429s", async () => {
+    // One instance, its own Redis.
+    const r1 = await redisServer();
+    let one: Instance | null = null;
+    const stub1 = await emulator(() => one!.svc.clock.now());
+    one = await instance(stub1, r1.url);
+    expect(new Set(await workload([one]))).toEqual(new Set([200]));
+    const single = callsOf(stub1);
+
+    // Three instances, one Redis, the same workload spread over them concurrently.
+    const r3 = await redisServer();
+    const three: Instance[] = [];
+    const stub3 = await emulator(() => three[0]!.svc.clock.now());
+    for (let i = 0; i < 3; i++) three.push(await instance(stub3, r3.url));
+    expect(new Set(await workload(three))).toEqual(new Set([200]));
+    const shared = callsOf(stub3);
+
+    // At most one request per (upstream, group, hour) more than one instance makes: groups are the
+    // regions (Open-Meteo, ERDDAP) and tide stations (CO-OPS), all asked within one hour here.
+    const cat = one.svc.ctx.catalog;
+    const groups = { marine: cat.regions.length, forecast: cat.regions.length, erddap: cat.regions.length, coops: new Set(cat.spots.map((s) => s.tide_station)).size };
+    for (const u of STUB_UPSTREAMS) expect({ u, calls: shared[u]! }).toEqual({ u, calls: expect.any(Number) as number });
+    for (const u of STUB_UPSTREAMS) expect(shared[u]!, u).toBeLessThanOrEqual(single[u]! + groups[u]);
+    // And far fewer than three instances on their own would make.
+    expect(shared.marine! + shared.forecast!).toBeLessThan(2 * (single.marine! + single.forecast!));
+    expect(refused(stub3)).toBe(0);
+    expect(refused(stub1)).toBe(0);
+    // The per-IP concurrency is the deployment's: never more Open-Meteo requests at once than it allows.
+    expect(stub3.openMeteo.counters.maxInFlight).toBeLessThanOrEqual(OPEN_METEO_FREE_TIER.concurrency);
+    // The quota windows are counted once for all three: each instance sees the deployment's spend.
+    const now = three[0]!.svc.clock.now().getTime();
+    const spentSeen = await Promise.all(three.map((i) => i.svc.ctx.upstreams!.lanes["open-meteo"].opts.budget.spent("day", now)));
+    expect(spentSeen).toEqual([0, 1, 2].map(() => stub3.openMeteo.counters.weightedCalls));
+  }, 240_000);
+
+  it("after every instance restarts with the upstreams down, answers are the last-good ones from Redis, with their age", async () => {
+    const redis = await redisServer();
+    let first: Instance | null = null;
+    const stub = await emulator(() => (first ?? later!).svc.clock.now());
+    let later: Instance | null = null;
+    first = await instance(stub, redis.url);
+    const fresh = await first.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    expect({ status: fresh.status, freshness: fresh.body.data_quality.freshness }).toEqual({ status: 200, freshness: "live" });
+    await first.svc.ctx.upstreams!.settled();
+    await first.svc.close();
+    first = null;
+
+    // The weather upstreams fail from now on; a new instance starts 7 hours later.
+    stub.fault("marine", { kind: "http500" });
+    stub.fault("forecast", { kind: "http500" });
+    const at7h = new Date(Date.parse(DEFAULT_NOW) + 7 * HOUR_MS).toISOString();
+    later = await instance(stub, redis.url, at7h);
+    const again = await later.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    expect({ status: again.status, freshness: again.body.data_quality.freshness }).toEqual({ status: 200, freshness: "aging" });
+    expect(again.body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
+    expect(again.body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+
+    // Without Redis, the same restart has no last-good answer to give.
+    const alone = await instance(stub, null, at7h);
+    const lost = await alone.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    expect(lost.status === 200 ? lost.body.data_quality.freshness : lost.status).not.toBe("aging");
+  }, 120_000);
+
+  it("a lease whose holder died mid-fetch is taken over once it expires, and the caller gets an answer", async () => {
+    const redis = await redisServer();
+    let inst: Instance | null = null;
+    const stub = await emulator(() => inst!.svc.clock.now());
+    // A short upstream timeout makes a short lease: timeout + LEASE_MARGIN_MS.
+    inst = await instance(stub, redis.url, DEFAULT_NOW, { UPSTREAM_TIMEOUT_MS: "3000" });
+    const spot = inst.svc.ctx.catalog.spot("hanauma-bay")!;
+    const period = Math.floor(Date.parse(DEFAULT_NOW) / REFRESH_MS) * REFRESH_MS;
+    // Another instance took the leases for this region's weather and then died.
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    for (const u of ["open-meteo-marine", "open-meteo-forecast"]) await client.set(`oc:lease:${u}:${spot.region.id}:${period}`, "dead-instance", "PX", 4000);
+    const t0 = performance.now();
+    const got = await inst.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    const waited = performance.now() - t0;
+    expect({ status: got.status, freshness: got.body.data_quality.freshness }).toEqual({ status: 200, freshness: "live" });
+    expect(waited).toBeGreaterThan(3000); // it waited for the dead holder's lease…
+    expect(stub.calls.marine).toBe(1); // …then fetched once itself
+    expect(stub.calls.forecast).toBe(1);
+  }, 120_000);
+
+  it("Redis stopped mid-run: answers keep coming from each instance's own fetches, and the log says so once", async () => {
+    const redis = await redisServer();
+    let inst: Instance | null = null;
+    const stub = await emulator(() => inst!.svc.clock.now());
+    inst = await instance(stub, redis.url);
+    expect((await inst.svc.json("/api/v1/conditions?spot=hanauma-bay")).status).toBe(200);
+    await redis.stop();
+    await expect.poll(() => inst.svc.ctx.redis!.status !== "ready", { timeout: 20_000 }).toBe(true);
+    const cat = inst.svc.ctx.catalog;
+    const statuses = await Promise.all(cat.spots.map((s) => inst.svc.json(`/api/v1/conditions?spot=${s.id}`).then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    const down = inst.logs.filter((l) => l.includes("redis unavailable"));
+    expect(down).toHaveLength(1);
+    expect(down[0]).toContain("upstream answers");
+  }, 120_000);
+});
