@@ -14,17 +14,9 @@ import { callerAddress } from "../src/metering/caller.js";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
 import { connectClient } from "./helpers/mcp.js";
 import { expectProblem } from "./helpers/problem.js";
-import { startService, type TestService } from "./helpers/service.js";
+import { servicesPerTest, type TestService } from "./helpers/service.js";
 
-const started: TestService[] = [];
-const service = async (env: Record<string, string>) => {
-  const s = await startService({ env });
-  started.push(s);
-  return s;
-};
-afterEach(async () => {
-  while (started.length) await started.pop()!.close();
-});
+const service = servicesPerTest();
 
 const xff = (address: string): RequestInit => ({ headers: { "X-Forwarded-For": address } });
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" };

@@ -73,6 +73,10 @@ describe("the shipped catalogue", () => {
   it("tells callers which regions rank, through the coverage endpoint", async () => {
     const { body } = await svc.json<CoverageJson>("/api/v1/coverage");
     const earned = new Map(regions.map((r) => [r.region.id, r.earnsFull]));
+    // Every region, listed with the support its data publishes, and `full` only where it was earned.
+    const published = new Map(Catalog.load().regions.map((r) => [r.id, r.decision_support]));
+    expect(body.regions.map((r) => r.id).sort()).toEqual([...published.keys()].sort());
+    for (const r of body.regions) expect(r.decision_support, r.id).toBe(published.get(r.id));
     for (const r of body.regions) if (r.decision_support === "full") expect(earned.get(r.id), r.id).toBe(true);
   });
 

@@ -3,7 +3,7 @@
 // promises a stateless server cannot keep, strict tool arguments, and `source` on every error body.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
-import { connectClient, VERSIONS, type Connected } from "./helpers/mcp.js";
+import { connectClient, RAW_META, rawHeaders, type Connected, VERSIONS } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 let svc: TestService;
@@ -18,18 +18,9 @@ afterAll(async () => {
 });
 
 const SUPPORTED = [...VERSIONS];
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
-};
+const META = RAW_META;
 const LEGACY = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const modernHeaders = (method: string, name?: string): Record<string, string> => ({
-  ...LEGACY,
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": method,
-  ...(name ? { "mcp-name": name } : {}),
-});
+const modernHeaders = rawHeaders;
 const post = (headers: Record<string, string>, body: unknown) => svc.get("/mcp", { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
 /** A JSON-RPC answer, typed loosely: each test reads the members it checks. */
 interface Message {

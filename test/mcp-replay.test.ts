@@ -5,19 +5,10 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service.js";
+import { RAW_META, rawHeaders } from "./helpers/mcp.js";
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
-};
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "get_conditions",
-};
+const META = RAW_META;
+const HEADERS = rawHeaders("tools/call", "get_conditions");
 const body = (id: string | number, args: Record<string, unknown> = { spot: "electric-beach" }) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_conditions", arguments: args, _meta: META } });
 

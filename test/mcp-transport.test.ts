@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCP_MAX_BODY_BYTES } from "../src/limits.js";
 import { startService, type TestService } from "./helpers/service.js";
+import { RAW_META, rawHeaders } from "./helpers/mcp.js";
 
 let svc: TestService;
 beforeAll(async () => {
@@ -9,18 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
-};
-const modernHeaders = (method: string, name?: string): Record<string, string> => ({
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": method,
-  ...(name ? { "mcp-name": name } : {}),
-});
+const META = RAW_META;
+const modernHeaders = rawHeaders;
 const callBody = (name: string, args: Record<string, unknown>, meta: Record<string, unknown> = META) =>
   JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: meta } });
 const post = (headers: Record<string, string>, body: string) => svc.get("/mcp", { method: "POST", headers, body });

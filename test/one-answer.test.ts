@@ -7,22 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { ClimatologySource, loadClimatology } from "../src/sources/climatology.js";
 import type { Source } from "../src/sources/types.js";
-import { connectClient } from "./helpers/mcp.js";
+import { connectClient, RAW_META, rawHeaders } from "./helpers/mcp.js";
 import { freePort } from "./helpers/ports.js";
 import { startService, type TestService } from "./helpers/service.js";
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
-};
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "get_conditions",
-};
+const META = RAW_META;
+const HEADERS = rawHeaders("tools/call", "get_conditions");
 const callText = (id: string, args: Record<string, unknown> = { spot: "electric-beach" }) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${JSON.stringify({ name: "get_conditions", arguments: args, _meta: META })}}`;
 

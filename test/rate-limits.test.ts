@@ -1,22 +1,14 @@
 // Rate limits (spec section 8) through real HTTP and the MCP client: per-caller facts caps, the
 // distinct-spot caps (repeat lookups of a spot never count), decision bursts, AI fetchers, proxies,
 // 429 problems with Retry-After and the RateLimit headers, and the same codes as MCP tool errors.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rateLimitHeaders, RateLimits } from "../src/metering/limits.js";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
 import { connectClient } from "./helpers/mcp.js";
 import { expectProblem } from "./helpers/problem.js";
-import { startService, type TestService } from "./helpers/service.js";
+import { servicesPerTest } from "./helpers/service.js";
 
-const started: TestService[] = [];
-const service = async (env: Record<string, string>) => {
-  const s = await startService({ env });
-  started.push(s);
-  return s;
-};
-afterEach(async () => {
-  while (started.length) await started.pop()!.close();
-});
+const service = servicesPerTest();
 
 describe("facts caps", () => {
   it("counts conditions, spots and coverage together and answers 429 rate_limited with Retry-After and RateLimit headers", async () => {

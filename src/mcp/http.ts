@@ -175,7 +175,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     if (!over && tooDeep(chunks, MCP_MAX_JSON_DEPTH)) {
       applyCommonHeaders(res);
       res.writeHead(400, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels` }, id: null }));
+      res.end(jsonRpcError(ctx.source, -32600, `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels`));
       return;
     }
     let body: unknown;

@@ -17,7 +17,7 @@
 import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
-import { AnswerCache, canonicalArgs, type CachedAnswer } from "../answer-cache.js";
+import { canonicalArgs, type CachedAnswer } from "../answer-cache.js";
 import type { Operation } from "../metering/meter.js";
 import type { Raw } from "../params.js";
 import { TOOLS } from "./server.js";
@@ -72,7 +72,9 @@ export function replayableCall(req: IncomingMessage, body: unknown): ReplayableC
   if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
   const canonical = canonicalArgs(args as Record<string, unknown>);
   const envelope = [route.classification.revision ?? null, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
-  return { id, op, args: canonical as Record<string, Raw>, key: `${JSON.stringify(envelope)}\n${AnswerCache.key(op, canonical)}` };
+  return { id, op, args: canonical as Record<string, Raw>, // The arguments with their JSON types: a replay skips the argument checks, so `"3"` must not
+  // reuse the bytes kept for `3` (the answer cache may treat them alike; the SDK path does not).
+  key: `${JSON.stringify(envelope)}\n${op}\n${JSON.stringify(canonical)}` };
 }
 
 /** Everything a replay keeps alive, in bytes (strings at two bytes a character, as V8 may hold them). */

@@ -95,19 +95,25 @@ export class UpstreamClient {
     const { breaker, log, lane, clock } = this.opts;
     const ticket = how.ticket ?? callerTicket();
     const weight = how.weight ?? 0;
-    for (let attempt = 0; ; attempt++) {
+    const quotaSpent = async () => {
       const until = await lane.blockedUntil(weight);
       if (until > 0) {
         throw new UpstreamError(this.upstream, "rate_limited", "quota spent; waiting for the window to reset", Math.max(1, Math.ceil((until - clock.now().getTime()) / 1000)));
       }
+    };
+    for (let attempt = 0; ; attempt++) {
+      await quotaSpent();
       await lane.acquire(ticket);
       let result: CallResult<T>;
       const started = performance.now();
       try {
+        // Again after the wait: a quota 429 may have come back while this request was queued.
+        await quotaSpent();
         if (!breaker.tryAcquire()) {
           throw new UpstreamError(this.upstream, "circuit_open", "circuit open after repeated failures", breaker.retryAfterS());
         }
-        await lane.spend(weight);
+        // A call refused for concurrency is not counted by the upstream: its retries spend nothing.
+        if (attempt === 0) await lane.spend(weight);
         result = await this.#call(url, parse, how.refusal);
       } finally {
         await lane.release();

@@ -34,3 +34,19 @@ export async function connectClient(base: string, version: Version): Promise<Con
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: recordingFetch }));
   return { client, sentVersions, sessionIds, close: () => client.close() };
 }
+
+/** The `_meta` a raw 2026-07-28 request carries (tests that POST JSON-RPC bodies themselves). */
+export const RAW_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+};
+
+/** Headers of a raw 2026-07-28 request for `method` (and the tool `name` of a tools/call). */
+export const rawHeaders = (method: string, name?: string): Record<string, string> => ({
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name ? { "mcp-name": name } : {}),
+});

@@ -2,6 +2,7 @@
 // pinned clock. Each call starts its own server; `close()` stops it. The catalogue defaults to the
 // ranked test catalogue (helpers/catalog.ts); pass `catalog: Catalog.load()` for the shipped publication.
 import type { Server } from "node:http";
+import { afterEach } from "vitest";
 import type { AddressInfo } from "node:net";
 import { FixedClock } from "../../src/clock.js";
 import { loadConfig } from "../../src/config.js";
@@ -78,5 +79,18 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
       });
       await ctx.close();
     },
+  };
+}
+
+/** A `service(env)` starter for a test file: every service it starts is closed after each test. */
+export function servicesPerTest(): (env: Record<string, string>) => Promise<TestService> {
+  const started: TestService[] = [];
+  afterEach(async () => {
+    while (started.length) await started.pop()!.close();
+  });
+  return async (env) => {
+    const s = await startService({ env });
+    started.push(s);
+    return s;
   };
 }
