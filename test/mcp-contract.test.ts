@@ -102,6 +102,20 @@ describe("every error body carries source", () => {
     expect(body.error.data.source).toMatchObject({ name: "Ocean Conditions", url: svc.base });
   });
 
+  it.each([
+    ["an unknown method", { jsonrpc: "2.0", id: 3, method: "foo/bar", params: {} }, -32601],
+    ["an unknown tool", { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "nope", arguments: {} } }, -32602],
+    ["an unknown resource", { jsonrpc: "2.0", id: 5, method: "resources/read", params: { uri: "x://y" } }, -32602],
+  ] as const)("a 2025-era error inside an SSE answer (%s) carries source", async (_what, body, code) => {
+    const res = await post({ ...LEGACY, "mcp-protocol-version": "2025-06-18" }, body);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const message = await messageOf(res);
+    expect(message.id).toBe(body.id);
+    expect(message.error.code).toBe(code);
+    expect(message.error.data.source).toMatchObject({ name: "Ocean Conditions", url: svc.base });
+  });
+
   it("a tool error's structuredContent carries source", async () => {
     const r = (await modern.client.callTool({ name: "recommend_spot", arguments: { activity: "kite", region: "us-hi-oahu" } })) as { isError: boolean; structuredContent: unknown };
     expect(r.isError).toBe(true);

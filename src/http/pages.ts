@@ -74,9 +74,10 @@ export function createCardImageRoute(ctx: ServiceContext): (req: IncomingMessage
     const hour = hourFloor(ctx.clock.now()).getTime();
     const hit = cards.get(key);
     if (hit && hit.hour === hour && hit.version !== null && hit.version === ctx.forecasts.versionOf(hit.spotId)) return hit;
+    const before = ctx.forecasts.versionOf(spot);
     const day = await spotDay({ spot, date, activity: activity as Raw }, ctx);
     const model = cardImageModel(day);
-    const entry: CardEntry = { model, etag: ctx.cardImages.etag(model), forecastAt: day.forecastAt, hour, spotId: day.spot.id, version: ctx.forecasts.versionOf(day.spot.id) };
+    const entry: CardEntry = { model, etag: ctx.cardImages.etag(model), forecastAt: day.forecastAt, hour, spotId: day.spot.id, version: settledVersion(before, ctx.forecasts.versionOf(day.spot.id)) };
     cards.set(key, entry);
     return entry;
   };
@@ -124,6 +125,15 @@ export function createCardImageRoute(ctx: ServiceContext): (req: IncomingMessage
   };
 }
 
+/**
+ * The forecast version a cached card or page may be kept under: the one read after building, unless
+ * the forecast moved on while it was built (then the build may have read the older data, and it is
+ * not kept). Before the hour's first build there is no version to compare, and the one after stands.
+ */
+function settledVersion(before: string | null, after: string | null): string | null {
+  return before === null || before === after ? after : null;
+}
+
 export function registerSharePages(app: Express, ctx: ServiceContext): void {
   const cacheFor = (res: Response, builtFor: Date) =>
     res.setHeader("Cache-Control", `public, max-age=${secondsUntilRefresh(ctx.clock.now(), builtFor)}`);
@@ -149,8 +159,9 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
     const hit = pages.get(key);
     if (hit && hit.hour === hour && hit.version === ctx.forecasts.versionOf(spotId)) return hit;
     await ctx.meter.admitRender(callerOf(ctx, req, req.res!));
+    const before = ctx.forecasts.versionOf(spotId);
     const built = await build();
-    const page: CachedPage = { ...built, hour, version: ctx.forecasts.versionOf(spotId) };
+    const page: CachedPage = { ...built, hour, version: settledVersion(before, ctx.forecasts.versionOf(spotId)) };
     if (page.version !== null) pages.set(key, page);
     return page;
   };

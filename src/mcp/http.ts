@@ -107,6 +107,11 @@ function withSource(message: unknown, source: Source): boolean {
  */
 async function sourcedErrors(response: Response, source: Source): Promise<Response> {
   const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("text/event-stream") && response.body) {
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return new Response(response.body.pipeThrough(sourcedEvents(source)), { status: response.status, headers });
+  }
   const length = Number(response.headers.get("content-length") ?? Number.NaN);
   const json = type.startsWith("application/json");
   if (!json || response.status === 200 || response.status === 202 || !(length < 65_536 || Number.isNaN(length))) return response;
@@ -121,6 +126,43 @@ async function sourcedErrors(response: Response, source: Source): Promise<Respon
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   return new Response(out, { status: response.status, headers });
+}
+
+/**
+ * 2025-era answers come as SSE events with status 200, errors included (an unknown method or tool):
+ * each event's `data:` line that holds a JSON-RPC error gets `source` too. Events are cut at the
+ * blank line that ends them; results pass through unparsed unless they mention "error".
+ */
+function sourcedEvents(source: Source): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = "";
+  const rewrite = (event: string) =>
+    event
+      .split("\n")
+      .map((line) => {
+        if (!line.startsWith("data: ") || !line.includes('"error"')) return line;
+        try {
+          const message: unknown = JSON.parse(line.slice(6));
+          return withSource(message, source) ? `data: ${JSON.stringify(message)}` : line;
+        } catch {
+          return line;
+        }
+      })
+      .join("\n");
+  return new TransformStream({
+    transform(chunk, controller) {
+      pending += decoder.decode(chunk, { stream: true });
+      const end = pending.lastIndexOf("\n\n");
+      if (end < 0) return;
+      controller.enqueue(encoder.encode(rewrite(pending.slice(0, end + 2))));
+      pending = pending.slice(end + 2);
+    },
+    flush(controller) {
+      pending += decoder.decode();
+      if (pending) controller.enqueue(encoder.encode(rewrite(pending)));
+    },
+  });
 }
 
 export interface McpRoute {

@@ -10,6 +10,7 @@ import type { Spot } from "../catalog/catalog.js";
 import { DATA_DIR } from "../paths.js";
 import { DAY_MS } from "../clock.js";
 import type { Origin, TideEvent, TideSeries, TideSource } from "./types.js";
+import { M_PER_FT } from "../forecast/visibility.js";
 
 interface StationFile {
   generated_from: string;
@@ -150,7 +151,6 @@ export interface SubordinateOffsets {
   height?: { high?: number; low?: number; type?: "ratio" | "fixed" | string };
 }
 
-const FT_PER_M = 3.2808399;
 
 /**
  * A subordinate station's high and low waters from its reference station's, the way NOAA publishes
@@ -168,7 +168,7 @@ export function applySubordinateOffsets(reference: readonly TideEvent[], offsets
     return {
       type: e.type,
       time: new Date(e.time.getTime() + minutes * 60_000),
-      heightFt: fixed ? e.heightFt + adj * FT_PER_M : e.heightFt * adj,
+      heightFt: fixed ? e.heightFt + adj / M_PER_FT : e.heightFt * adj,
     };
   });
   moved.sort((a, b) => a.time.getTime() - b.time.getTime());
