@@ -1,5 +1,6 @@
 // Peer suites against the real service: `conformance` runs the official MCP conformance suite's
-// server scenarios, `inspector` runs MCP Inspector's CLI `tools/list --strict` in both protocol eras.
+// server scenarios, `inspector` runs MCP Inspector's CLI `tools/list --strict` in both protocol eras, then Inspector
+// 1.0.3's CLI listing and calling every tool.
 // Both need Node 22, which .ci/peers installs from the npm registry (never globally) next to the two
 // tools; the service itself runs on this Node (20). The service is built, started on a free
 // 127.0.0.1 port with offline data, and stopped at the end. Exit code: non-zero on any failure.
@@ -120,7 +121,54 @@ async function inspector(base) {
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+  failed += await inspectorV1(base);
   return failed === 0 ? 0 : 1;
+}
+
+/**
+ * MCP Inspector 1.0.3's CLI (the v1 line many hosts' developers still have) over Streamable HTTP:
+ * tools/list, a call of each tool, a tool error and resources/list must each exit 0 with the answer
+ * a client expects (structuredContent on every call, isError only on the error).
+ */
+async function inspectorV1(base) {
+  const calls = [
+    { args: ["--method", "tools/list"], check: (r) => Array.isArray(r.tools) && r.tools.length === 4 },
+    { args: ["--method", "resources/list"], check: (r) => r.resources?.some((x) => x.uri.startsWith("ui://")) },
+    { args: ["--method", "tools/call", "--tool-name", "list_coverage"], check: (r) => !r.isError && r.structuredContent?.regions?.length > 0 },
+    { args: ["--method", "tools/call", "--tool-name", "get_conditions", "--tool-arg", "spot=hanauma-bay"], check: (r) => !r.isError && r.structuredContent?.spot?.id === "hanauma-bay" },
+    { args: ["--method", "tools/call", "--tool-name", "recommend_spot", "--tool-arg", "activity=snorkel", "--tool-arg", "region=us-hi-oahu"], check: (r) => !r.isError && Array.isArray(r.structuredContent?.picks) },
+    { args: ["--method", "tools/call", "--tool-name", "best_day", "--tool-arg", "spot=hanauma-bay", "--tool-arg", "activity=snorkel"], check: (r) => !r.isError && r.structuredContent !== undefined },
+    { args: ["--method", "tools/call", "--tool-name", "best_day", "--tool-arg", "spot=nope", "--tool-arg", "activity=snorkel"], check: (r) => r.isError === true && r.structuredContent?.error?.code === "unknown_spot" },
+  ];
+  const version = JSON.parse(readFileSync(join(peers, "node_modules/inspector-v1/package.json"), "utf8")).version;
+  console.log(`\n=== MCP Inspector CLI ${version}: list, call every tool, a tool error ===`);
+  let failed = 0;
+  for (const { args, check } of calls) {
+    const out = await runPeerCapture("inspector-v1/cli/build/cli.js", ["--cli", `${base}/mcp`, "--transport", "http", ...args]);
+    let ok = out.code === 0;
+    try {
+      ok &&= Boolean(check(JSON.parse(out.stdout)));
+    } catch {
+      ok = false;
+    }
+    console.log(`${ok ? "ok  " : "FAIL"} ${args.join(" ")}`);
+    if (!ok) {
+      console.error(out.stdout.slice(0, 2000));
+      failed++;
+    }
+  }
+  return failed;
+}
+
+/** Like runPeer, with stdout captured (the CLI prints the JSON-RPC result there). */
+function runPeerCapture(script, args) {
+  const node22 = join(peers, "node_modules/node/bin/node");
+  return new Promise((resolve) => {
+    const child = spawn(node22, [join(peers, "node_modules", script), ...args], { stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.once("exit", (code) => resolve({ code: code ?? 1, stdout }));
+  });
 }
 
 ensurePeers();
