@@ -217,6 +217,39 @@ describe("answer cache validity", () => {
     expect(t.cache.size).toBe(7);
   });
 
+  it("asks one question once however its arguments are written: absent and null alike, any key order", async () => {
+    const t = setup();
+    const first = await t.cache.get("conditions", { spot: spot.id, activity: "snorkel", date: null }, t.compute);
+    expect(await t.cache.get("conditions", { date: undefined, activity: "snorkel", spot: spot.id }, t.compute)).toBe(first);
+    expect(await t.cache.get("conditions", { activity: "snorkel", spot: spot.id }, t.compute)).toBe(first);
+    expect(t.count()).toBe(1);
+    expect(AnswerCache.key("conditions", { b: 1, a: 2 })).toBe(AnswerCache.key("conditions", { a: 2, b: 1 }));
+    expect(AnswerCache.key("conditions", { a: 2, b: null })).toBe(AnswerCache.key("conditions", { a: 2 }));
+    expect(AnswerCache.key("conditions", { a: 2, b: 1 })).not.toBe(AnswerCache.key("conditions", { a: 2 }));
+    // A different value is a different question.
+    await t.cache.get("conditions", { spot: spot.id, activity: "dive" }, t.compute);
+    expect(t.count()).toBe(2);
+  });
+
+  it("keeps coverage and spot listings with the real forecast service as the version source (they read no forecast)", async () => {
+    const svc = await startService({ catalog });
+    try {
+      let n = 0;
+      const cache = new AnswerCache(svc.clock, svc.ctx.forecasts, catalog);
+      const compute = () => ({ regions: [], n: ++n });
+      await cache.get("coverage", {}, compute);
+      await cache.get("coverage", {}, compute);
+      await cache.get("spots", { region: catalog.regions[0]!.id }, compute);
+      await cache.get("spots", { region: catalog.regions[0]!.id }, compute);
+      expect(n).toBe(2);
+      expect(cache.size).toBe(2);
+      // What would make them uncacheable: an id the forecast service does not know has no version.
+      expect(svc.ctx.forecasts.versionOf("no-such-spot")).toBeNull();
+    } finally {
+      await svc.close();
+    }
+  });
+
   it("ties a decision to every spot of the regions it covered", async () => {
     const region = catalog.regions[0]!;
     const other = region.spots[region.spots.length - 1]!;

@@ -4,7 +4,7 @@
 // in the code fails here until the change is made on purpose in both places.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
-import { scoreConditions } from "../src/forecast/score.js";
+import { effectiveWindKt, scoreConditions } from "../src/forecast/score.js";
 import { NO_DATA_COLOR, ratingFor, TIERS } from "../src/forecast/tiers.js";
 import { freshnessFactor, freshnessOf } from "../src/sources/freshness.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
@@ -176,6 +176,25 @@ describe("swell and wind caps (the model's table)", () => {
     const r = scoreConditions(4, 6, 24);
     expect(r).toMatchObject({ score: 13, uncapped: 13, cappedBy: null });
     expect(scoreConditions(4, 6, 23)).toMatchObject({ score: 13, uncapped: 14, cappedBy: "visibility" });
+  });
+
+  it("counts wind straight offshore at 70 % and straight onshore at 100 % (docs/model.md)", () => {
+    expect(effectiveWindKt(20, 0)).toBeCloseTo(14, 9);
+    expect(effectiveWindKt(20, 0.5)).toBeCloseTo(17, 9);
+    expect(effectiveWindKt(20, 1)).toBeCloseTo(20, 9);
+    // So 30 kt offshore (21 effective) escapes both wind caps that 30 kt onshore meets.
+    expect(scoreConditions(CLEAR, FLAT, effectiveWindKt(30, 0)).cappedBy).toBeNull();
+    expect(scoreConditions(CLEAR, FLAT, effectiveWindKt(30, 1))).toMatchObject({ score: 15, cappedBy: "wind" });
+  });
+
+  it("reports the points each part lost against its maximum (visibility 45, swell 35, wind 20)", () => {
+    expect(scoreConditions(CLEAR, FLAT, CALM).lost).toEqual({ visibility: 0, swell: 0, wind: 0 });
+    const r = scoreConditions(10, 5, 18);
+    expect(r.lost.visibility).toBeCloseTo(45 - r.points.visibility, 9);
+    expect(r.lost.swell).toBeCloseTo(35 - r.points.swell, 9);
+    expect(r.lost.wind).toBeCloseTo(20 - r.points.wind, 9);
+    expect(r.lost.visibility + r.lost.swell + r.lost.wind).toBeCloseTo(100 - (r.points.visibility + r.points.swell + r.points.wind), 9);
+    for (const part of ["visibility", "swell", "wind"] as const) expect(r.lost[part], part).toBeGreaterThan(0);
   });
 
   it("lets the lowest cap win when several apply", () => {
