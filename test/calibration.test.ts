@@ -8,6 +8,7 @@ import { Catalog } from "../src/catalog/catalog.js";
 import { checkSpot, FULL_SUPPORT_SHARE, summariseRegion, type RegionCalibration } from "../src/forecast/calibration.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
 import { CALIBRATION_DOC, currentCalibration, renderCalibration, withCalibration } from "../scripts/calibration-table.js";
+import { COVERAGE_DOC, renderCoverage, withCoverage } from "../scripts/coverage-table.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
@@ -91,6 +92,13 @@ describe("the shipped catalogue", () => {
   it("keeps the table in docs/model.md current (npm run docs:calibration rewrites it)", () => {
     const doc = readFileSync(CALIBRATION_DOC, "utf8");
     expect(withCalibration(doc, renderCalibration(regions)) === doc, "docs/model.md calibration table is stale: run npm run docs:calibration").toBe(true);
+  });
+
+  it("keeps the coverage table and totals in docs/data.md current (npm run docs:coverage rewrites them)", () => {
+    const doc = readFileSync(COVERAGE_DOC, "utf8");
+    const catalog = Catalog.load();
+    expect(withCoverage(doc, renderCoverage(catalog, regions)) === doc, "docs/data.md coverage table is stale: run npm run docs:coverage").toBe(true);
+    expect(doc).toContain(`${catalog.spots.length} spots in ${catalog.regions.length} regions.`);
   });
 
   it("cites every reference in the table", () => {
