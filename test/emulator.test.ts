@@ -24,7 +24,9 @@ const marine = (s: StubUpstreams, points: number, extra = "") =>
 
 describe("Open-Meteo, free tier", () => {
   it("runs one request per client, queues five, and refuses the rest with 429 'Too many concurrent requests'", async () => {
-    const { s } = await emulator({ latencyScale: 0.5 });
+    // Each answer takes 2.5 s, so all nine requests are in before the first one is done, however
+    // busy the machine (the queue then drains one at a time: ~15 s).
+    const { s } = await emulator({ delayMs: 2_500 });
     const answers = await Promise.all(Array.from({ length: 9 }, () => fetch(marine(s, 1)).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }))));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1 + 5);
     const refused = answers.filter((a) => a.status === 429);

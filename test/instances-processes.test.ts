@@ -42,7 +42,8 @@ async function serviceProcess(env: Record<string, string>): Promise<Proc> {
       await gone;
     }
   });
-  await expect.poll(() => out.includes('"msg":"listening"'), { timeout: 60_000, interval: 100 }).toBe(true);
+  // Start-up compiles the service with tsx: over a minute when the machine is busy elsewhere.
+  await expect.poll(() => out.includes('"msg":"listening"'), { timeout: 240_000, interval: 100 }).toBe(true);
   return { child, base: `http://127.0.0.1:${port}`, out: () => out };
 }
 
@@ -55,7 +56,8 @@ describeWithRedis("a lease holder killed mid-fetch", () => {
     cleanups.push(() => stub.close());
     const env = { DATA_SOURCE: "live", REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), ERDDAP_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), ...stub.env };
 
-    const a = await serviceProcess(env);
+    // Both instances are up before the fetch starts, so B's start-up is not part of what is timed.
+    const [a, b] = await Promise.all([serviceProcess(env), serviceProcess(env)]);
     // A caller asks A; once the emulator has A's weather request, A holds that region's leases.
     const first = fetch(`${a.base}/api/v1/conditions?spot=hanauma-bay`, { signal: AbortSignal.timeout(90_000) }).catch((e: unknown) => e);
     await expect.poll(() => stub.requests.some((r) => r.upstream === "marine"), { timeout: 60_000, interval: 50 }).toBe(true);
@@ -65,18 +67,17 @@ describeWithRedis("a lease holder killed mid-fetch", () => {
     // A's own caller loses the connection (the process is gone), never a 5xx answer.
     expect(await first).toBeInstanceOf(Error);
 
-    const b = await serviceProcess(env);
     const res = await fetch(`${b.base}/api/v1/conditions?spot=hanauma-bay`, { signal: AbortSignal.timeout(90_000) });
     const body = (await res.json()) as { data_quality: { freshness: string }; sources: string[] };
     expect(res.status).toBe(200);
     expect(body.data_quality.freshness).toBe("live");
     expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
     // B waited on the dead holder's lease rather than fetching beside it, then fetched once itself:
-    // answered once the lease ran out (plus B's own start-up on a busy machine).
+    // answered once the lease ran out.
     const waited = performance.now() - killedAt;
     expect(waited).toBeGreaterThan(LEASE_MS / 2);
     expect(waited).toBeLessThan(LEASE_MS + 45_000);
     expect(stub.requests.filter((r) => r.upstream === "marine")).toHaveLength(2);
     expect(b.out()).not.toMatch(/"level":50/);
-  }, 180_000);
+  }, 600_000);
 });
