@@ -133,6 +133,10 @@ describe("a spent daily quota", () => {
       return body;
     };
     expect((await ask()).data_quality.freshness).toBe("live");
+    // New wave and ICON runs come out, so the answer at hand is no longer the newest (without them the
+    // free run metadata would confirm it current, quota or not).
+    r.stub.publishRun("meteofrance_wave", new Date(fetchedAt + 30 * MINUTE_MS));
+    r.stub.publishRun("dwd_icon", new Date(fetchedAt + 30 * MINUTE_MS));
     // Someone else behind the same address spends the day's allowance, every day.
     const spentAt = (t: number) => {
       r.svc.clock.set(fetchedAt + t);
