@@ -5,6 +5,8 @@ import type { RegionRecord } from "../catalog/schema.js";
 import { DAY_MS } from "../clock.js";
 import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../limits.js";
 import { coopsStationId } from "./coops.js";
+import { loadClimatology } from "./climatology.js";
+import type { ClimatologyTable } from "./climatology-schema.js";
 import { ERDDAP_RETRY_FAILED_MS } from "./erddap.js";
 import { HOLD_MAX_AGE_MS, REFRESH_SHARE } from "./live.js";
 import { RUN_PROPAGATION_MS, watchedModelsFor, type WatchedModel } from "./model-runs.js";
@@ -147,6 +149,16 @@ export function gatedBudget(catalog: Catalog, askedShare = DEFAULT_ASKED_SHARE, 
     realistic: { askedShare, openMeteoCalls: round1(realistic), share: share(realistic) },
     busiestHourCalls: round1(busiest),
   };
+}
+
+/** Seasonal norms for a cloned catalogue: each clone (`<region>-c<n>`) reads its original's table. */
+export function clonedClimatology(catalog: Catalog, tables: Map<string, ClimatologyTable> = loadClimatology()): Map<string, ClimatologyTable> {
+  const out = new Map(tables);
+  for (const r of catalog.regions) {
+    const original = tables.get(r.id.replace(/-c\d+$/, ""));
+    if (!out.has(r.id) && original) out.set(r.id, { ...original, region: r.id });
+  }
+  return out;
 }
 
 /**
