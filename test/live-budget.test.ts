@@ -5,11 +5,12 @@
 // proven on a catalogue of 300 spots (today's regions cloned) with every region asked every hour.
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { DAY_MS, HOUR_MS } from "../src/clock.js";
+import { DAY_MS, FixedClock, HOUR_MS } from "../src/clock.js";
 import { OPEN_METEO_FREE_TIER } from "../src/limits.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { callBudget, clonedCatalog, clonedClimatology, gatedBudget } from "../src/sources/budget.js";
-import { HOLD_MAX_AGE_MS, REFRESH_SHARE } from "../src/sources/live.js";
+import { HOLD_MAX_AGE_MS, REFRESH_PACE_HEADSTART_MS, REFRESH_SHARE } from "../src/sources/live.js";
+import { MemoryUpstreamBudget, RefreshGovernor } from "../src/sources/scheduler.js";
 import { RUN_PROPAGATION_MS, watchedModelsFor } from "../src/sources/model-runs.js";
 import { liveRuns, type LiveRun } from "./helpers/live.js";
 
@@ -104,6 +105,46 @@ describe("refreshes that follow the models' runs", () => {
     // The data APIs' breakers stay shut: a missing metadata file is not a failing forecast API.
     expect(r.svc.ctx.upstreams!.breakers["open-meteo-marine"].state).toBe("closed");
     expect(r.svc.ctx.upstreams!.breakers["open-meteo-forecast"].state).toBe("closed");
+  });
+});
+
+describe("the governor's allowance", () => {
+  const windows = [
+    { id: "minute", limit: OPEN_METEO_FREE_TIER.perMinute },
+    { id: "hour", limit: OPEN_METEO_FREE_TIER.perHour },
+    { id: "day", limit: OPEN_METEO_FREE_TIER.perDay },
+  ] as const;
+  const governorAt = (at: string) => {
+    const clock = new FixedClock(at);
+    const budget = new MemoryUpstreamBudget(1, windows);
+    return { clock, budget, g: new RefreshGovernor({ budget, windows, share: REFRESH_SHARE, headstartMs: REFRESH_PACE_HEADSTART_MS, clock }) };
+  };
+
+  it("paces the day's share with a head start, counts what callers spent, and sees its own reservations", async () => {
+    // At 00:00 UTC: 40 % of 10,000 × 3 h / 24 h = 500 calls; of the minute, 240.
+    const { budget, g, clock } = governorAt("2026-11-21T00:00:30Z");
+    const first = await g.reserve(200);
+    expect(first).not.toBeNull();
+    expect(await g.reserve(100)).toBeNull(); // 200 reserved + 100 > 240 a minute
+    first!();
+    await budget.spend(200, clock.now().getTime());
+    clock.set("2026-11-21T00:05:00Z");
+    const second = await g.reserve(240); // a new minute: 200 spent + 240 within the day's pace so far
+    expect(second).not.toBeNull();
+    second!();
+    await budget.spend(240, clock.now().getTime());
+    // At 00:06 the day's pace allows 4,000 × (3 h 6 min / 24 h) ≈ 516.7: 440 spent leaves 76.
+    clock.set("2026-11-21T00:06:00Z");
+    expect(await g.reserve(80)).toBeNull();
+    expect(await g.reserve(70)).not.toBeNull();
+    // By 21:00 the day's pace has reached the full 4,000; callers' 3,900 leave background work 100.
+    const late = governorAt("2026-11-21T21:00:00Z");
+    await late.budget.spend(1_950, Date.parse("2026-11-21T19:30:00Z"));
+    await late.budget.spend(1_950, Date.parse("2026-11-21T20:30:00Z"));
+    expect(await late.g.reserve(101)).toBeNull();
+    expect(await late.g.reserve(100)).not.toBeNull();
+    expect(late.g.stats).toEqual({ granted: 1, refused: 1 });
+    expect(g.stats).toEqual({ granted: 3, refused: 2 });
   });
 });
 
