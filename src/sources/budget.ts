@@ -40,7 +40,10 @@ export interface CallBudget {
   };
 }
 
-/** Worst case: every spot asked about every hour, so every region is refreshed every hour. */
+/**
+ * Every spot asked about every hour and every region downloaded every hour: the budget without the
+ * model-run gate (gatedBudget below is what the service spends), and the cost of one hourly round.
+ */
 export function callBudget(catalog: Catalog, kd490Datasets = 2): CallBudget {
   const refreshesPerDay = DAY_MS / REFRESH_MS;
   let points = 0;
