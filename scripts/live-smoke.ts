@@ -9,6 +9,7 @@ import { DAY_MS } from "../src/clock.js";
 import { loadConfig } from "../src/config.js";
 import { coopsStationId, coopsUrl, coopsWindow, parseCoops } from "../src/sources/coops.js";
 import { axisOrderRefusal, griddapUrl, parseGriddap, spotMedian } from "../src/sources/erddap.js";
+import { modelRunUrl, parseModelRun, WATCHED_MODELS } from "../src/sources/model-runs.js";
 import { FORECAST, MARINE, parseOpenMeteo, queryPlan, requestUrl, type OpenMeteoEndpoint } from "../src/sources/open-meteo.js";
 
 const { values } = parseArgs({ options: { spot: { type: "string", default: "hanauma-bay" }, "timeout-s": { type: "string", default: "40" } } });
@@ -63,6 +64,19 @@ async function openMeteo(endpoint: OpenMeteoEndpoint, base: string): Promise<str
 
 await check("open-meteo marine", () => openMeteo(MARINE, u.marineUrl));
 await check("open-meteo forecast", () => openMeteo(FORECAST, u.forecastUrl));
+
+// Every model whose run metadata the refresh gate reads: a metadata file that is missing or changed
+// would make every hourly re-check download again (the fallback), so each is read with the gate's parser.
+for (const model of WATCHED_MODELS) {
+  await check(`open-meteo run ${model.id}`, async () => {
+    const { status, text, ms } = await get(modelRunUrl(model.api === "marine" ? u.marineUrl : u.forecastUrl, model.id));
+    expect(status === 200, `HTTP ${status}: ${text.slice(0, 200)}`);
+    const run = parseModelRun(JSON.parse(text));
+    const ageH = (Date.now() - run.availableAt) / 3_600_000;
+    expect(ageH < (2 * model.intervalS) / 3600 + 12, `last run available ${ageH.toFixed(1)} h ago, for a model updated every ${model.intervalS / 3600} h`);
+    return `run ${new Date(run.initialisedAt).toISOString().slice(0, 13)}z available ${ageH.toFixed(1)} h ago, every ${run.updateIntervalS / 3600} h (table: ${model.intervalS / 3600} h) in ${ms} ms`;
+  });
+}
 
 await check("noaa-coops", async () => {
   const station = catalog.spots.map((s) => coopsStationId(s.tide_station)).find((id) => id !== null && /^\d{7}$/.test(id));

@@ -19,7 +19,8 @@ const { values } = parseArgs({
 const usage = `Usage: npm run stub -- [--scenario NAME] [--port 4010] [--fault UPSTREAM:KIND]... [--delay-ms N] [--latency-scale 1]
   The emulator behaves like the real services by default: Open-Meteo's free-tier concurrency (1 running,
   5 queued per client IP) and weighted quotas, ERDDAP's 7- and 11-day lags, 8–18 s answers and 502s,
-  CO-OPS's HTTP-200 errors. --latency-scale 0.1 makes every answer ten times faster; nothing else changes.
+  CO-OPS's HTTP-200 errors. Open-Meteo's run metadata (/data/<model>/static/meta.json) follows each model's
+  real cadence, outside the quota. --latency-scale 0.1 makes every answer ten times faster; nothing else changes.
   scenarios: ${SCENARIO_NAMES.map((n) => `\n    ${n.padEnd(14)} ${SCENARIOS[n].description}`).join("")}
   upstreams: ${STUB_UPSTREAMS.join(", ")}
   faults:    ${FAULT_KINDS.join(", ")}

@@ -10,6 +10,7 @@ import { ForecastService } from "./forecast/service.js";
 import { CardImages } from "./share/card-image.js";
 import { RenderPool } from "./share/render-pool.js";
 import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
+import type { ClimatologyTable } from "./sources/climatology-schema.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
 import { createUpstreams, type Upstreams } from "./sources/live.js";
@@ -105,6 +106,8 @@ export interface ContextOptions {
   /** Override the hourly source (tests use stubs of upstreams through the real adapters). */
   source?: Source;
   tides?: TideSource;
+  /** Seasonal-norm tables by region id (default data/climatology; planning runs pass cloned regions'). */
+  climatology?: Map<string, ClimatologyTable>;
   /** Protected-areas file (default data/protected-areas.json). */
   protectedAreasFile?: string;
   /** Share-image renderer (tests pass one with a small cache). */
@@ -113,7 +116,7 @@ export interface ContextOptions {
 
 export function createContext(opts: ContextOptions): ServiceContext {
   const catalog = opts.catalog ?? Catalog.load();
-  const climatology = new ClimatologySource(loadClimatology());
+  const climatology = new ClimatologySource(opts.climatology ?? loadClimatology());
   const harmonicTides = new HarmonicTideSource(loadTideStations());
   for (const spot of catalog.spots) {
     if (spot.tide_station !== null && !harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);

@@ -195,9 +195,11 @@ describe("freshness windows and their confidence factor", () => {
     const agedTo = async (fetched: string) => {
       const r = await live({ mode: "live", now: fetched, env: { UPSTREAM_TIMEOUT_MS: "15000" } });
       expect(await freshnessFactors(r)).toEqual([1]);
-      // The weather upstreams fail from now on: the 19:00 answers are served as they age.
+      // The weather upstreams fail from now on, their run metadata too (so nothing can be confirmed
+      // current and a re-download is tried): the 19:00 answers are served as they age.
       r.stub.fault("marine", { kind: "http500" });
       r.stub.fault("forecast", { kind: "http500" });
+      r.stub.failMetadata = true;
       r.svc.clock.set("2026-11-21T21:10:00Z");
       return { freshness: (await conditions(r, "hanauma-bay")).body.data_quality.freshness, factors: await freshnessFactors(r) };
     };

@@ -6,6 +6,7 @@ import { HOUR_MS } from "../src/clock.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { callBudget } from "../src/sources/budget.js";
 import { OPEN_METEO_CREDIT, queryPlan } from "../src/sources/open-meteo.js";
+import { RUN_PROPAGATION_MS, watchedModelsFor } from "../src/sources/model-runs.js";
 import { COOPS_CREDIT } from "../src/sources/coops.js";
 import { COASTWATCH_CREDIT } from "../src/sources/erddap.js";
 import { SATELLITE_MAX_AGE_H } from "../src/forecast/visibility.js";
@@ -211,13 +212,21 @@ describe("calls to the upstreams", () => {
     expect(r.stub.calls.erddap).toBe(budget.perDay.erddapRequests.min + (r.stub.erddapStatuses[502] ?? 0));
     expect(r.stub.calls.coops).toBe(budget.perDay.coopsRequests);
 
-    // The next hour: one more call per region and endpoint; tides and satellite are asked once a day.
+    // The next hour: each region's batch is downloaded again only where a model it rests on published a
+    // run in between (at 20:00 that is HRRR, hourly, for the regions it covers); the others are
+    // confirmed current from the free run metadata. Tides and satellite are asked once a day.
+    const firstDownload = r.svc.clock.now().getTime();
     r.stub.resetCalls();
     r.svc.clock.advance(HOUR_MS);
     for (const s of catalog.spots) await r.svc.json(`/api/v1/conditions?spot=${s.id}`);
     await r.svc.ctx.upstreams!.settled();
-    const regions = catalog.regions.length;
-    expect(r.stub.calls).toEqual({ marine: regions, forecast: regions, erddap: 0, coops: 0 });
+    const newRun = (api: "marine" | "forecast") =>
+      catalog.regions.filter((region) =>
+        watchedModelsFor(api, region).some((m) => !m.fallback && r.stub.modelRun(m.id)!.availableAt + RUN_PROPAGATION_MS > firstDownload),
+      ).length;
+    expect(newRun("forecast")).toBeGreaterThan(0);
+    expect(r.stub.calls).toEqual({ marine: newRun("marine"), forecast: newRun("forecast"), erddap: 0, coops: 0 });
+    expect(r.stub.metaRequests).toBeGreaterThan(0);
   });
 
   it("makes one upstream call for many concurrent requests", async () => {
@@ -227,7 +236,10 @@ describe("calls to the upstreams", () => {
     expect(same.every((x) => x.status === 200)).toBe(true);
     await r.svc.ctx.upstreams!.settled();
     expect(r.stub.calls).toMatchObject({ marine: 1, forecast: 1, erddap: 1, coops: 1 });
+    // The next hour, with a new wave run and a new ICON run: still one download per endpoint.
     r.stub.resetCalls();
+    r.stub.publishRun("meteofrance_wave", new Date(r.svc.clock.now().getTime() + 5 * 60_000));
+    r.stub.publishRun("dwd_icon", new Date(r.svc.clock.now().getTime() + 5 * 60_000));
     r.svc.clock.advance(HOUR_MS);
     const region = await Promise.all(oahu.map((s) => conditions(r, `spot=${s.id}`)));
     expect(region.every((x) => x.status === 200)).toBe(true);
@@ -241,7 +253,10 @@ describe("calls to the upstreams", () => {
     expect(await r.svc.ctx.upstreams!.refreshAhead()).toBe(0);
     // Each region has its own minute between 25 and 3 minutes before the hour; by then all are due.
     r.svc.clock.set("2026-11-21T19:57:00Z");
+    // New runs of the wave model and of ICON came out at 19:40: the re-check downloads both batches.
     r.stub.setScenario("big-swell");
+    r.stub.publishRun("meteofrance_wave", new Date("2026-11-21T19:40:00Z"));
+    r.stub.publishRun("dwd_icon", new Date("2026-11-21T19:40:00Z"));
     expect(await r.svc.ctx.upstreams!.refreshAhead()).toBe(2);
     expect(r.stub.calls).toMatchObject({ marine: 2, forecast: 2, erddap: 1 });
     // Until the hour turns, the answer is the hour's answer: newer data is promised for 20:00.

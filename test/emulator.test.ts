@@ -65,6 +65,42 @@ describe("Open-Meteo, free tier", () => {
   });
 });
 
+describe("Open-Meteo run metadata", () => {
+  const meta = (s: StubUpstreams, api: "MARINE" | "FORECAST", model: string) =>
+    fetch(new URL(`/data/${model}/static/meta.json`, s.env[`OPEN_METEO_${api}_URL`])).then(async (r) => ({ status: r.status, body: r.status === 200 ? ((await r.json()) as Record<string, number>) : null }));
+  const forecastUrl = (s: StubUpstreams) =>
+    `${s.env.OPEN_METEO_FORECAST_URL}?latitude=21.27&longitude=-157.69&hourly=precipitation,wind_speed_10m&timezone=GMT&past_days=4&forecast_days=8&wind_speed_unit=kn`;
+
+  it("follows each model's cadence and delay on the emulator's clock, on both hosts, outside the quota", async () => {
+    const { s, clock } = await emulator();
+    // ICON: 6-hourly, available 224 minutes after its run. At 19:00 the 12z run (available 15:44).
+    const icon = await meta(s, "FORECAST", "dwd_icon");
+    expect(icon.status).toBe(200);
+    expect(new Date(icon.body!.last_run_initialisation_time! * 1000).toISOString()).toBe("2026-11-21T12:00:00.000Z");
+    expect(new Date(icon.body!.last_run_availability_time! * 1000).toISOString()).toBe("2026-11-21T15:44:00.000Z");
+    expect(icon.body!.update_interval_seconds).toBe(21_600);
+    clock.set("2026-11-21T21:45:00Z");
+    expect(new Date((await meta(s, "MARINE", "dwd_icon")).body!.last_run_initialisation_time! * 1000).toISOString()).toBe("2026-11-21T18:00:00.000Z");
+    expect((await meta(s, "MARINE", "meteofrance_wave")).body!.update_interval_seconds).toBe(43_200);
+    expect((await meta(s, "FORECAST", "no_such_model")).status).toBe(404);
+    expect(s.metaRequests).toBe(4);
+    expect(s.openMeteo.counters.requests).toBe(0);
+    expect(s.openMeteo.counters.weightedCalls).toBe(0);
+  });
+
+  it("changes a point's data only when a run it rests on changes", async () => {
+    const { s, clock } = await emulator({ scenario: "storm" });
+    const body = async () => (await fetch(forecastUrl(s))).text();
+    const at1900 = await body();
+    clock.set("2026-11-21T19:40:00Z"); // no new GFS or ICON run in between
+    expect(await body()).toBe(at1900);
+    s.publishRun("dwd_icon", new Date("2026-11-21T19:30:00Z"));
+    expect(await body()).not.toBe(at1900);
+    s.failMetadata = true;
+    expect((await meta(s, "FORECAST", "dwd_icon")).status).toBe(500);
+  });
+});
+
 describe("ERDDAP Kd490", () => {
   const box = (north: number, south: number) => `kd_490%5B(last)%5D%5B0%5D%5B(${north}):1:(${south})%5D%5B(-157.8):1:(-157.6)%5D`;
   it("serves products 7 and 11 days old, stored north→south, and refuses the other order with HTTP 500", async () => {

@@ -5,12 +5,16 @@
 // array answers without the first `location_id` and its `best_match` marine model without a third
 // swell train; ERDDAP's 7- and 11-day lags, slow answers, occasional 502s, north→south latitude and
 // HTTP-500 axis refusals; CO-OPS's HTTP-200 errors. Latency can be scaled down for tests; limits
-// and quirks cannot be switched off. Faults can be injected per upstream. Used by the tests, the
-// bench and `npm run stub`.
+// and quirks cannot be switched off. Faults can be injected per upstream. Open-Meteo's model run
+// metadata (`/data/<model>/static/meta.json`, on both API hosts) follows each model's real cadence and
+// availability delay (src/sources/model-runs.ts) on the emulator's clock, is never counted against the
+// quota, and the data served changes only when a run the point rests on changes. Used by the tests,
+// the bench and `npm run stub`.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OPEN_METEO_EMULATED_TIER, OpenMeteoLimits, weightOf, type OpenMeteoLimitsOptions } from "./open-meteo-limits.js";
 import { kd490Value, openMeteoValue, round, SCENARIOS, type Scenario, type ScenarioName } from "./scenarios.js";
+import { WATCHED_MODELS, watchedModelsFor, type OpenMeteoApi } from "../../src/sources/model-runs.js";
 
 export const STUB_UPSTREAMS = ["marine", "forecast", "coops", "erddap"] as const;
 export type StubUpstream = (typeof STUB_UPSTREAMS)[number];
@@ -66,6 +70,14 @@ export interface StubUpstreams {
   /** ERDDAP answers by status. */
   erddapStatuses: Record<number, number>;
   scenario: Scenario;
+  /** Metadata (`meta.json`) requests received; never counted against the emulated quota. */
+  metaRequests: number;
+  /** A model's last run as the metadata files say at `at` (default now); null for a model not emulated. */
+  modelRun(model: string, at?: Date): { initialisedAt: number; availableAt: number; intervalS: number } | null;
+  /** Publishes an extra run of `model`, available from `at` (default now), besides its regular cadence. */
+  publishRun(model: string, at?: Date): void;
+  /** While true, every metadata file answers HTTP 500. */
+  failMetadata: boolean;
   setScenario(name: ScenarioName): void;
   fault(upstream: StubUpstream, fault: Fault | null): void;
   now: () => Date;
@@ -96,6 +108,7 @@ function spread(n: number): number {
 
 export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUpstreams> {
   const faults = new Map<StubUpstream, Fault>();
+  const extraRuns = new Map<string, number[]>();
   const hanging = new Set<ServerResponse>();
   const now = opts.now ?? (() => new Date());
   const latencyScale = opts.latencyScale ?? 1;
@@ -125,6 +138,24 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     openMeteo: new OpenMeteoLimits({ ...OPEN_METEO_EMULATED_TIER, ...opts.openMeteoLimits }, now),
     erddapStatuses: {},
     scenario: SCENARIOS[opts.scenario ?? "calm"],
+    metaRequests: 0,
+    failMetadata: false,
+    modelRun(model, at) {
+      const m = WATCHED_MODELS.find((x) => x.id === model);
+      if (!m) return null;
+      const t = (at ?? now()).getTime();
+      const intervalMs = m.intervalS * 1000;
+      const delayMs = m.delayMin * 60_000;
+      const init = Math.floor((t - delayMs) / intervalMs) * intervalMs;
+      let run = { initialisedAt: init, availableAt: init + delayMs, intervalS: m.intervalS };
+      for (const extra of extraRuns.get(model) ?? []) if (extra <= t && extra > run.availableAt) run = { initialisedAt: Math.floor(extra / HOUR_MS) * HOUR_MS, availableAt: extra, intervalS: m.intervalS };
+      return run;
+    },
+    publishRun(model, at) {
+      const list = extraRuns.get(model) ?? [];
+      list.push((at ?? now()).getTime());
+      extraRuns.set(model, list);
+    },
     setScenario(name) {
       state.scenario = SCENARIOS[name];
     },
@@ -159,6 +190,8 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://stub");
     if (url.pathname === "/_stub") return control(url, res);
+    const meta = /^\/data\/([a-z0-9_]+)\/static\/meta\.json$/.exec(url.pathname);
+    if (meta) return modelMeta(meta[1]!, res);
     const upstream = routeOf(url.pathname);
     if (!upstream) return send(res, 404, "text/plain", "no such stub route");
     state.requests.push({ upstream, url: url.pathname + url.search });
@@ -217,6 +250,38 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     }
   }
 
+  /** A model's metadata file as Open-Meteo serves it (unix seconds), outside the quota. */
+  async function modelMeta(model: string, res: ServerResponse): Promise<void> {
+    state.metaRequests++;
+    await pause(latency("forecast"));
+    if (state.failMetadata) return send(res, 500, "text/plain", "Internal Server Error");
+    const run = state.modelRun(model);
+    if (!run) return send(res, 404, "text/plain", "Not Found");
+    const s = (ms: number) => Math.round(ms / 1000);
+    send(
+      res,
+      200,
+      "application/json",
+      JSON.stringify({
+        last_run_initialisation_time: s(run.initialisedAt),
+        last_run_modification_time: s(run.availableAt) - 30,
+        last_run_availability_time: s(run.availableAt),
+        temporal_resolution_seconds: 3600,
+        update_interval_seconds: run.intervalS,
+      }),
+    );
+  }
+
+  /**
+   * The moment the data for a point was last renewed: the newest run, as of `now`, of the models its
+   * best_match answer rests on. Values are computed as of that moment, so they change only with a run.
+   */
+  function dataStamp(api: OpenMeteoApi, lat: number, lon: number, now: Date): number {
+    let stamp = 0;
+    for (const m of watchedModelsFor(api, { spots: [{ lat, lon }] })) if (!m.fallback) stamp = Math.max(stamp, state.modelRun(m.id, now)!.availableAt);
+    return stamp;
+  }
+
   function control(url: URL, res: ServerResponse): void {
     const scenario = url.searchParams.get("scenario");
     if (scenario && scenario in SCENARIOS) state.setScenario(scenario as ScenarioName);
@@ -259,13 +324,14 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     for (const v of variables) if (absent(v)) units[v] = "undefined";
     const locations = lats.map((lat, i) => {
       const lon = lons[i]!;
+      const stamp = dataStamp(kind, lat, lon, now);
       const hourly: Record<string, unknown[]> = { time: [] };
       for (const v of variables) hourly[v] = [];
       for (let h = 0; h < hours; h++) {
         const t = first + h * HOUR_MS;
         hourly.time!.push(new Date(t).toISOString().slice(0, 16));
         for (const v of variables) {
-          let x = absent(v) ? null : openMeteoValue(s, v, t, lat, lon, now.getTime());
+          let x = absent(v) ? null : openMeteoValue(s, v, t, lat, lon, stamp);
           if (x !== null && v.startsWith("wind_") && !v.includes("direction") && !knots) x = round(x * 1.852, 1);
           const coastalGap = kind === "marine" && s.coastalNulls && (i % 2 === 1 || h % 4 === 0);
           if (coastalGap || (partial && h % 2 === 1)) x = null;

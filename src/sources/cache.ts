@@ -5,6 +5,13 @@
 // is; groups asked about recently are refreshed ahead of the period's end so users rarely wait, each
 // group at its own minute so refreshes spread out instead of leaving in one burst. A fetch carries a
 // scheduler ticket: refresh-ahead waits behind callers, and is promoted when a caller joins it.
+//
+// Where the upstream says when it has something new (Open-Meteo's model runs, model-runs.ts), a
+// period's answer is first checked: when nothing newer exists the previous answer is kept for the new
+// period and recorded as confirmed at this check (`checkedAt`), without downloading it again. A
+// governor (scheduler.ts) may hold back a download that no caller is owed: refresh-ahead, or a new
+// run while the answer at hand stays within `holdMaxAgeMs` to the end of the period; the answer is
+// then kept with its true age (`held`).
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
@@ -13,13 +20,34 @@ import type { SharedAnswers } from "./shared.js";
 
 export interface CacheEntry<V> {
   value: V;
-  /** When the upstream answered. */
+  /** When the upstream answered (the download). */
   fetchedAt: Date;
-  /** Start (epoch ms) of the model period the entry was fetched for. */
+  /**
+   * When the upstream last had nothing newer than this answer: the download itself, or a later run
+   * check that confirmed it. Freshness counts from here.
+   */
+  checkedAt: Date;
+  /** Start (epoch ms) of the model period the entry serves. */
   period: number;
+  /** Kept for this period although the upstream may have something newer: the download was held back. */
+  held?: boolean;
 }
 
 export type Loader<V> = (ticket: Ticket) => Promise<V>;
+
+/**
+ * Whether the upstream has anything newer than an entry's download (true: download again). A throw
+ * means it cannot tell, and the answer is downloaded again as without the check.
+ */
+export type NewerCheck<V> = (entry: CacheEntry<V>) => Promise<boolean>;
+
+/** Reserves a download no caller is owed, or answers null when the governor holds it back. */
+export type DownloadGovernor = (group: string) => Promise<(() => void) | null>;
+
+/** A background refresh the governor held back, with no answer young enough to keep instead. */
+export class RefreshDeferred extends Error {
+  override name = "RefreshDeferred";
+}
 
 export interface UpstreamCacheOptions<V> {
   name: string;
@@ -47,6 +75,13 @@ export interface UpstreamCacheOptions<V> {
    * first, one instance fetches, and last-good answers survive restarts.
    */
   shared?: SharedAnswers | null;
+  /** Holds back downloads no caller is owed (refresh-ahead, or a new run while the answer is young). */
+  governor?: DownloadGovernor | null;
+  /**
+   * A held-back answer is kept only while it stays younger than this (from its `checkedAt`) to the
+   * end of the period it is kept for; past that a caller's download goes regardless of the governor.
+   */
+  holdMaxAgeMs?: number;
   log: Logger;
 }
 
@@ -56,7 +91,7 @@ export class UpstreamCache<V> {
   readonly #entries: LRUCache<string, CacheEntry<V>>;
   readonly #inflight = new Map<string, { promise: Promise<CacheEntry<V>>; ticket: Ticket }>();
   // Recently asked groups and how to load them, for refresh-ahead. Bounded like the entries.
-  readonly #recent: LRUCache<string, { askedAt: number; load: Loader<V> }>;
+  readonly #recent: LRUCache<string, { askedAt: number; load: Loader<V>; newer?: NewerCheck<V> }>;
   // When a background fetch last failed, per group: a failing upstream is not asked on every request.
   readonly #failedAt: LRUCache<string, number>;
 
@@ -76,14 +111,14 @@ export class UpstreamCache<V> {
    * wait for it. When the fetch fails, the last good answer (if not too old) is returned instead;
    * only when there is none does the upstream's error propagate.
    */
-  async get(group: string, load: Loader<V>): Promise<CacheEntry<V>> {
+  async get(group: string, load: Loader<V>, newer?: NewerCheck<V>): Promise<CacheEntry<V>> {
     const now = this.#opts.clock.now().getTime();
     const period = this.#period(now);
-    this.#recent.set(group, { askedAt: now, load });
+    this.#recent.set(group, { askedAt: now, load, newer });
     const have = this.#entries.get(`${group}|${period}`);
     if (have) return have;
     try {
-      return await this.#fetch(group, period, load, callerTicket());
+      return await this.#fetch(group, period, load, callerTicket(), newer);
     } catch (e) {
       const last = this.latest(group) ?? (await this.#sharedLatest(group, period, now));
       if (last) return last;
@@ -95,8 +130,10 @@ export class UpstreamCache<V> {
   async #sharedLatest(group: string, period: number, now: number): Promise<CacheEntry<V> | undefined> {
     const shared = this.#opts.shared;
     if (!shared) return undefined;
-    const e = await shared.latest<V>(this.#opts.name, group, period, this.#opts.periodMs, now - this.#opts.maxStaleMs);
-    if (e) this.#entries.set(`${group}|${e.period}`, e);
+    const found = await shared.latest<V>(this.#opts.name, group, period, this.#opts.periodMs, now - this.#opts.maxStaleMs);
+    if (!found) return undefined;
+    const e = { ...found, checkedAt: found.fetchedAt };
+    this.#entries.set(`${group}|${e.period}`, e);
     return e;
   }
 
@@ -126,7 +163,7 @@ export class UpstreamCache<V> {
     const oldest = now - this.#opts.maxStaleMs;
     for (let p = this.#period(now); p + this.#opts.periodMs > oldest; p -= this.#opts.periodMs) {
       const e = this.#entries.peek(`${group}|${p}`);
-      if (e) return e.fetchedAt.getTime() >= oldest ? e : undefined;
+      if (e) return e.checkedAt.getTime() >= oldest ? e : undefined;
     }
     return undefined;
   }
@@ -138,9 +175,10 @@ export class UpstreamCache<V> {
    */
   revision(group: string): string | null {
     const current = this.#entries.peek(`${group}|${this.#period(this.#opts.clock.now().getTime())}`);
-    if (current) return String(current.fetchedAt.getTime());
+    if (current) return revisionOf(current);
     if (this.#opts.canCall()) return null;
-    return String(this.latest(group)?.fetchedAt.getTime() ?? "-");
+    const last = this.latest(group);
+    return last ? revisionOf(last) : "-";
   }
 
   /**
@@ -152,12 +190,16 @@ export class UpstreamCache<V> {
     const next = this.#period(now) + this.#opts.periodMs;
     if (next - now > this.#opts.refreshAheadMs || !this.#opts.canCall()) return 0;
     const jobs: Promise<unknown>[] = [];
-    for (const [group, { askedAt, load }] of this.#recent.entries()) {
-      if (now - askedAt > this.#opts.recentMs || this.#entries.has(`${group}|${next}`)) continue;
-      if (next - now > this.#leadOf(group)) continue;
+    const due = [...this.#recent.entries()].filter(
+      ([group, { askedAt }]) => now - askedAt <= this.#opts.recentMs && !this.#entries.has(`${group}|${next}`) && next - now <= this.#leadOf(group),
+    );
+    // The most recently asked are decided first: when the governor runs short, the regions asked
+    // longest ago are the ones whose refresh is stretched.
+    due.sort((a, b) => b[1].askedAt - a[1].askedAt);
+    for (const [group, { load, newer }] of due) {
       jobs.push(
-        this.#fetch(group, next, load, refreshTicket()).catch((err: unknown) =>
-          this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "refresh-ahead failed; keeping the last answer"),
+        this.#fetch(group, next, load, refreshTicket(), newer).catch((err: unknown) =>
+          this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "refresh-ahead failed or deferred; keeping the last answer"),
         ),
       );
     }
@@ -173,7 +215,12 @@ export class UpstreamCache<V> {
     return min + ((h % 1000) / 1000) * (this.#opts.refreshAheadMs - min);
   }
 
-  #fetch(group: string, period: number, load: Loader<V>, ticket: Ticket): Promise<CacheEntry<V>> {
+  /**
+   * The group's answer for `period`, once however many ask: the previous answer confirmed when the
+   * upstream has nothing newer, kept when the governor holds a download back that no caller is owed,
+   * downloaded otherwise.
+   */
+  #fetch(group: string, period: number, load: Loader<V>, ticket: Ticket, newer?: NewerCheck<V>): Promise<CacheEntry<V>> {
     const key = `${group}|${period}`;
     const pending = this.#inflight.get(key);
     if (pending) {
@@ -185,15 +232,47 @@ export class UpstreamCache<V> {
       this.#entries.set(key, entry);
       return entry;
     };
-    const shared = this.#opts.shared;
-    const promise = (
-      shared
-        ? shared.load(this.#opts.name, group, period, this.#opts.periodMs, () => load(ticket)).then(store)
-        : load(ticket).then((value) => store({ value, fetchedAt: this.#opts.clock.now(), period }))
-    )
-      .finally(() => this.#inflight.delete(key));
+    const promise = this.#decide(group, period, load, ticket, newer, store).finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, { promise, ticket });
     return promise;
+  }
+
+  async #decide(group: string, period: number, load: Loader<V>, ticket: Ticket, newer: NewerCheck<V> | undefined, store: (e: CacheEntry<V>) => CacheEntry<V>): Promise<CacheEntry<V>> {
+    const now = () => this.#opts.clock.now().getTime();
+    const prev = newer ? (this.latest(group) ?? (await this.#sharedLatest(group, this.#period(now()), now()))) : undefined;
+    if (prev && newer) {
+      let hasNewer = true;
+      try {
+        hasNewer = await newer(prev);
+      } catch (err) {
+        this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "run check failed; downloading as without it");
+      }
+      if (!hasNewer) return store({ value: prev.value, fetchedAt: prev.fetchedAt, checkedAt: new Date(now()), period });
+    }
+    const canHold = prev !== undefined && this.#opts.holdMaxAgeMs !== undefined && period + this.#opts.periodMs - prev.checkedAt.getTime() < this.#opts.holdMaxAgeMs;
+    const governor = this.#opts.governor;
+    if (governor && (ticket.priority === "refresh" || canHold)) {
+      const release = await governor(group);
+      if (!release) {
+        if (prev && canHold) return store({ value: prev.value, fetchedAt: prev.fetchedAt, checkedAt: prev.checkedAt, period, held: true });
+        throw new RefreshDeferred(`${this.#opts.name} ${group}: refresh held back by the governor`);
+      }
+      try {
+        return await this.#download(group, period, load, ticket, store);
+      } finally {
+        release();
+      }
+    }
+    return this.#download(group, period, load, ticket, store);
+  }
+
+  #download(group: string, period: number, load: Loader<V>, ticket: Ticket, store: (e: CacheEntry<V>) => CacheEntry<V>): Promise<CacheEntry<V>> {
+    const shared = this.#opts.shared;
+    if (shared) return shared.load(this.#opts.name, group, period, this.#opts.periodMs, () => load(ticket)).then((e) => store({ ...e, checkedAt: e.fetchedAt }));
+    return load(ticket).then((value) => {
+      const at = this.#opts.clock.now();
+      return store({ value, fetchedAt: at, checkedAt: at, period });
+    });
   }
 
   /** Resolves once every fetch now under way has finished (tests, bench, shutdown). */
@@ -205,4 +284,9 @@ export class UpstreamCache<V> {
   stats(): { entries: number; bytes: number; maxBytes: number } {
     return { entries: this.#entries.size, bytes: this.#entries.calculatedSize, maxBytes: this.#opts.maxBytes };
   }
+}
+
+/** Identifies an answer: its download and its last confirmation (a confirmation changes its freshness). */
+function revisionOf(e: CacheEntry<unknown>): string {
+  return e.checkedAt.getTime() === e.fetchedAt.getTime() ? String(e.fetchedAt.getTime()) : `${e.fetchedAt.getTime()}+${e.checkedAt.getTime()}`;
 }

@@ -12,8 +12,10 @@ import { UpstreamCache } from "./cache.js";
 import { CoopsTideSource, PreferredTideSource } from "./coops.js";
 import { ERDDAP_RETRY_FAILED_MS, ErddapKd490Source, type Kd490Batch } from "./erddap.js";
 import { UpstreamClient } from "./http.js";
+import { FRESHNESS_LEVELS } from "./freshness.js";
+import { ModelRunWatch } from "./model-runs.js";
 import { FORECAST, MARINE, OpenMeteoSource, type OpenMeteoBatch } from "./open-meteo.js";
-import { MemoryUpstreamBudget, UpstreamLane, type QuotaWindow, type UpstreamBudget } from "./scheduler.js";
+import { MemoryUpstreamBudget, RefreshGovernor, UpstreamLane, type QuotaWindow, type UpstreamBudget } from "./scheduler.js";
 import { LEASE_MARGIN_MS, RedisLink, RedisUpstreamBudget, SharedAnswers } from "./shared.js";
 import type { Redis } from "ioredis";
 import type { HarmonicTideSource } from "./tides.js";
@@ -38,6 +40,16 @@ export const ERDDAP_CONCURRENCY = 2;
 export const COOPS_CONCURRENCY = 2;
 /** How often the ticker looks for refreshes due. */
 export const REFRESH_TICK_MS = 60_000;
+/**
+ * Open-Meteo work no caller is owed (refresh-ahead, and a new model run while the answer at hand is
+ * young) goes only while the lane's spending stays within this share of each quota window, the day's
+ * share paced over the UTC day with REFRESH_PACE_HEADSTART_MS of head start (scheduler.ts,
+ * RefreshGovernor). The rest is left to callers whose answer would otherwise leave the `recent` window.
+ */
+export const REFRESH_SHARE = 0.4;
+export const REFRESH_PACE_HEADSTART_MS = 3 * HOUR_MS;
+/** A held-back answer is kept only while it stays younger than the `recent` freshness window. */
+export const HOLD_MAX_AGE_MS = FRESHNESS_LEVELS.find((f) => f.id === "recent")!.maxAgeMs;
 
 /** Share of UPSTREAM_CACHE_MB each upstream's cache may use. */
 const CACHE_SHARE: Record<UpstreamName, number> = { "open-meteo-marine": 0.35, "open-meteo-forecast": 0.35, "noaa-coops": 0.15, erddap: 0.15 };
@@ -50,6 +62,10 @@ export interface Upstreams {
   /** Scheduler lanes: "open-meteo" (both APIs), "noaa-coops", "erddap". */
   lanes: Record<"open-meteo" | "noaa-coops" | "erddap", UpstreamLane>;
   caches: Record<UpstreamName, UpstreamCache<unknown>>;
+  /** Open-Meteo model run times (metadata files), checked before an hourly re-download. */
+  runs: ModelRunWatch;
+  /** Holds Open-Meteo background work within REFRESH_SHARE of the quota windows. */
+  governor: RefreshGovernor;
   /** Fetches the next hour's data for recently asked regions when the hour is about to turn. */
   refreshAhead(): Promise<number>;
   /** Resolves once every upstream fetch under way (background ones included) has finished. */
@@ -102,8 +118,23 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
     const timeoutMs = name === "erddap" ? u.erddapTimeoutMs : u.timeoutMs;
     clients[name] = new UpstreamClient(name, { breaker: breakers[name], lane: laneOf[name], timeoutMs, clock, log: ulog, userAgent });
   }
-  const cache = <V>(name: UpstreamName, periodMs: number, sizeOf: (v: V) => number, refreshAheadMs: number, retryFailedAfterMs?: number) =>
+  // Metadata requests wait their turn in the Open-Meteo lane (one request at a time per address) but
+  // weigh nothing; their own breaker keeps a missing metadata file from pausing the data APIs.
+  const runsClient = new UpstreamClient("open-meteo-runs", {
+    breaker: new CircuitBreaker("open-meteo-runs", { failureThreshold: u.breakerFailures, cooldownMs: u.breakerCooldownMs, clock, log: ulog }),
+    lane: lanes["open-meteo"],
+    timeoutMs: u.timeoutMs,
+    clock,
+    log: ulog,
+    userAgent,
+  });
+  const runs = new ModelRunWatch({ client: runsClient, urls: { marine: u.marineUrl, forecast: u.forecastUrl }, clock });
+  const governor = new RefreshGovernor({ budget: lanes["open-meteo"].opts.budget, windows: quotas, share: REFRESH_SHARE, headstartMs: REFRESH_PACE_HEADSTART_MS, clock });
+  const governed = (weightOf: (group: string) => number) => ({ governor: (group: string) => governor.reserve(weightOf(group)), holdMaxAgeMs: HOLD_MAX_AGE_MS });
+
+  const cache = <V>(name: UpstreamName, periodMs: number, sizeOf: (v: V) => number, refreshAheadMs: number, retryFailedAfterMs?: number, extra?: ReturnType<typeof governed>) =>
     new UpstreamCache<V>({
+      ...extra,
       name,
       clock,
       periodMs,
@@ -120,16 +151,16 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
     });
 
   const caches = {
-    "open-meteo-marine": cache<OpenMeteoBatch>("open-meteo-marine", REFRESH_MS, OpenMeteoSource.sizeOf, REFRESH_AHEAD_MS),
-    "open-meteo-forecast": cache<OpenMeteoBatch>("open-meteo-forecast", REFRESH_MS, OpenMeteoSource.sizeOf, REFRESH_AHEAD_MS),
+    "open-meteo-marine": cache<OpenMeteoBatch>("open-meteo-marine", REFRESH_MS, OpenMeteoSource.sizeOf, REFRESH_AHEAD_MS, undefined, governed((g): number => marine.weightOf(g))),
+    "open-meteo-forecast": cache<OpenMeteoBatch>("open-meteo-forecast", REFRESH_MS, OpenMeteoSource.sizeOf, REFRESH_AHEAD_MS, undefined, governed((g): number => forecast.weightOf(g))),
     // Tide predictions do not change: one answer per station and day, never refreshed ahead.
     "noaa-coops": cache<TideEvent[]>("noaa-coops", DAY_MS, CoopsTideSource.sizeOf, 0),
     // A daily product days behind: asked once per region and UTC day, never waited on (erddap.ts).
     erddap: cache<Kd490Batch>("erddap", DAY_MS, ErddapKd490Source.sizeOf, 0, ERDDAP_RETRY_FAILED_MS),
   };
 
-  const marine = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"] });
-  const forecast = new OpenMeteoSource(FORECAST, { url: u.forecastUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-forecast"], cache: caches["open-meteo-forecast"] });
+  const marine: OpenMeteoSource = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"], runs });
+  const forecast: OpenMeteoSource = new OpenMeteoSource(FORECAST, { url: u.forecastUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-forecast"], cache: caches["open-meteo-forecast"], runs });
   const erddap = new ErddapKd490Source({ url: u.erddapUrl, datasets: u.kd490Datasets, client: clients.erddap, cache: caches.erddap });
   const coops = new CoopsTideSource({ url: u.coopsUrl, client: clients["noaa-coops"], cache: caches["noaa-coops"], harmonics });
 
@@ -144,6 +175,8 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
     breakers,
     lanes,
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,
+    runs,
+    governor,
     refreshAhead,
     async settled() {
       await Promise.all(Object.values(caches).map((c) => c.settled()));

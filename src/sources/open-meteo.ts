@@ -6,8 +6,9 @@ import { HOUR_MS } from "../clock.js";
 import type { DataCredit } from "../attribution.js";
 import type { Region, Spot } from "../catalog/catalog.js";
 import { distanceKm } from "../geo.js";
-import type { CacheEntry, UpstreamCache } from "./cache.js";
+import type { CacheEntry, NewerCheck, UpstreamCache } from "./cache.js";
 import { ShapeError, type UpstreamClient } from "./http.js";
+import type { ModelRunWatch } from "./model-runs.js";
 import type { Ticket } from "./scheduler.js";
 import { emptyInputs, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source } from "./types.js";
 
@@ -305,11 +306,14 @@ export interface OpenMeteoDeps {
   apiKey: string | null;
   client: UpstreamClient;
   cache: UpstreamCache<OpenMeteoBatch>;
+  /** Model run times: with them, an hourly re-check downloads only when a model has a new run. */
+  runs?: ModelRunWatch | null;
 }
 
 export class OpenMeteoSource implements Source {
   readonly id: string;
   readonly #plans = new Map<string, QueryPlan>();
+  readonly #checks = new Map<string, NewerCheck<OpenMeteoBatch>>();
   readonly #origins = new WeakMap<CacheEntry<OpenMeteoBatch>, Origin>();
 
   constructor(
@@ -330,9 +334,27 @@ export class OpenMeteoSource implements Source {
     return p;
   }
 
+  /** Calls Open-Meteo counts for one download of a region's batch (0 for a region never planned here). */
+  weightOf(regionId: string): number {
+    const plan = this.#plans.get(regionId);
+    return plan ? openMeteoCallWeight(this.endpoint, plan.points.length) : 0;
+  }
+
+  /** Whether a model the region's answer rests on has a run newer than the entry's download. */
+  #newerCheck(region: Region): NewerCheck<OpenMeteoBatch> | undefined {
+    const runs = this.deps.runs;
+    if (!runs) return undefined;
+    let check = this.#checks.get(region.id);
+    if (!check) {
+      check = async (entry) => (await runs.check(this.endpoint.kind, region, entry.fetchedAt.getTime())).newer.length > 0;
+      this.#checks.set(region.id, check);
+    }
+    return check;
+  }
+
   async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
     const plan = this.plan(spot.region);
-    const entry = await this.deps.cache.get(plan.region, (ticket) => this.#load(plan, ticket));
+    const entry = await this.deps.cache.get(plan.region, (ticket) => this.#load(plan, ticket), this.#newerCheck(spot.region));
     const series = entry.value.points[plan.pointOf.get(spot.id)!]!;
     return seriesToInputs(series, this.#origin(entry), start, end);
   }
@@ -352,7 +374,9 @@ export class OpenMeteoSource implements Source {
   #origin(entry: CacheEntry<OpenMeteoBatch>): Origin {
     let o = this.#origins.get(entry);
     if (!o) {
-      o = { id: this.id, climatology: false, fetchedAt: entry.fetchedAt, credits: [OPEN_METEO_CREDIT] };
+      // Freshness counts from the last check that found nothing newer upstream (a confirmation is as
+      // current as a download); `generated_at` and the credits are unaffected.
+      o = { id: this.id, climatology: false, fetchedAt: entry.checkedAt, credits: [OPEN_METEO_CREDIT] };
       this.#origins.set(entry, o);
     }
     return o;

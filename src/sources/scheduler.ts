@@ -202,3 +202,60 @@ export class UpstreamLane {
     this.opts.log.warn({ upstream: this.name, until: new Date(until).toISOString(), reason }, `upstream ${this.name}: quota spent, calls paused until the window resets`);
   }
 }
+
+/**
+ * Refresh-ahead's share of each quota window, and how the day's share is paced (docs/live-data.md
+ * "Call budget"): by any moment of a UTC day, the calls spent in it (by anyone) may reach
+ * `share × limit × min(1, (elapsed + headstart) / day)` before background work must wait. The rest of
+ * each window is left to callers whose answer would otherwise leave the `recent` freshness window.
+ */
+export interface GovernorOptions {
+  budget: UpstreamBudget;
+  windows: readonly QuotaWindow[];
+  /** Share of each window's limit refresh-ahead may bring the lane's spending to. */
+  share: number;
+  /** How far ahead of an even pace the day's allowance runs (so a day's first hours are not starved). */
+  headstartMs: number;
+  clock: Clock;
+}
+
+/**
+ * The governor of a lane's background work: a refresh that is not owed to a caller goes only while
+ * the lane's spending (callers' included, so callers' calls leave less for background work) stays
+ * within the paced share of every window. Grants are reserved until their call is counted, so many
+ * refreshes decided in one tick cannot all slip under the same allowance.
+ */
+export class RefreshGovernor {
+  #reserved = 0;
+  /** Refreshes granted and refused (tests, `npm run budget`). */
+  readonly stats = { granted: 0, refused: 0 };
+
+  constructor(readonly opts: GovernorOptions) {}
+
+  /** The calls background work may bring window `id` to at `now`. */
+  allowance(w: QuotaWindow, now: number): number {
+    const cap = this.opts.share * w.limit;
+    if (w.id !== "day") return cap;
+    const elapsed = now - Math.floor(now / WINDOW_MS.day) * WINDOW_MS.day;
+    return cap * Math.min(1, (elapsed + this.opts.headstartMs) / WINDOW_MS.day);
+  }
+
+  /** Reserves `weight` calls for a background refresh, or null when the share is spent; release once the call is counted or abandoned. */
+  async reserve(weight: number): Promise<(() => void) | null> {
+    const now = this.opts.clock.now().getTime();
+    const spent = await Promise.all(this.opts.windows.map((w) => this.opts.budget.spent(w.id, now)));
+    // Checked and reserved in one synchronous step: concurrent reservations see each other.
+    if (this.opts.windows.some((w, i) => spent[i]! + this.#reserved + weight > this.allowance(w, now))) {
+      this.stats.refused++;
+      return null;
+    }
+    this.#reserved += weight;
+    this.stats.granted++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#reserved -= weight;
+    };
+  }
+}

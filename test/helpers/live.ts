@@ -4,6 +4,8 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { startStubUpstreams, type StubOptions, type StubUpstreams } from "../../scripts/stub/upstreams.js";
 import type { ScenarioName } from "../../scripts/stub/scenarios.js";
+import type { Catalog } from "../../src/catalog/catalog.js";
+import type { ClimatologyTable } from "../../src/sources/climatology-schema.js";
 import { startService, type TestService } from "./service.js";
 import { afterEach } from "vitest";
 
@@ -20,6 +22,9 @@ export interface LiveOptions {
   scenario?: ScenarioName;
   now?: string;
   env?: Record<string, string>;
+  /** The catalogue served (default: the ranked test catalogue), and norms for regions not in data/. */
+  catalog?: Catalog;
+  climatology?: Map<string, ClimatologyTable>;
   delayMs?: number;
   /** Emulator latency as a share of the real upstreams' (default TEST_LATENCY_SCALE). */
   latencyScale?: number;
@@ -59,6 +64,8 @@ export async function startLive(opts: LiveOptions = {}): Promise<LiveRun> {
   });
   svc = await startService({
     now: opts.now,
+    catalog: opts.catalog,
+    climatology: opts.climatology,
     env: { DATA_SOURCE: opts.mode ?? "live", UPSTREAM_TIMEOUT_MS: String(TEST_TIMEOUT_MS), ERDDAP_TIMEOUT_MS: String(ERDDAP_TEST_TIMEOUT_MS), ...stub.env, ...opts.env },
     log: pino({ level: "info" }, sink),
   });
