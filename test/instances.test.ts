@@ -7,8 +7,10 @@ import { pino } from "pino";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import { ACTIVITY_IDS } from "../src/activities.js";
-import { HOUR_MS } from "../src/clock.js";
+import { HOUR_MS, systemClock } from "../src/clock.js";
 import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../src/limits.js";
+import { callerTicket, UpstreamLane } from "../src/sources/scheduler.js";
+import { RedisLink, RedisUpstreamBudget } from "../src/sources/shared.js";
 import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
 import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
@@ -177,4 +179,56 @@ describeWithRedis("several instances sharing one Redis", () => {
     expect(down).toHaveLength(1);
     expect(down[0]).toContain("upstream answers");
   }, 120_000);
+});
+
+describeWithRedis("upstream slots shared through Redis", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** A budget as one instance holds it, on its own Redis connection. */
+  const budget = (url: string, concurrency: number, ttlMs: number) => {
+    const r = new Redis(url);
+    cleanups.push(async () => void r.disconnect());
+    return new RedisUpstreamBudget(new RedisLink(r), "test-lane", concurrency, [], ttlMs);
+  };
+
+  it("a slot held past its lifetime, and handed from request to request, stays taken for the other instances", async () => {
+    const redis = await redisServer();
+    const TTL_MS = 2_000;
+    const mine = budget(redis.url, 1, TTL_MS);
+    const theirs = budget(redis.url, 1, TTL_MS);
+    const lane = new UpstreamLane("test-lane", { budget: mine, clock: systemClock, log: pino({ level: "silent" }) });
+    const first = await lane.acquire(callerTicket());
+    const next = lane.acquire(callerTicket());
+    // The first request's fetch runs longer than the slot's lifetime: its slot is still held.
+    await sleep(2 * TTL_MS);
+    expect(await theirs.tryTakeSlot()).toBeNull();
+    // Handed to the next local request, which runs as long again: still held, by that request.
+    await lane.release(first);
+    const second = await next;
+    expect(second).toBe(first);
+    await sleep(2 * TTL_MS);
+    expect(await theirs.tryTakeSlot()).toBeNull();
+    // Released: another instance takes it at once.
+    await lane.release(second);
+    const taken = await theirs.tryTakeSlot();
+    expect(taken).not.toBeNull();
+    await theirs.releaseSlot(taken!);
+    expect(mine.lostSlots).toBe(0);
+  }, 60_000);
+
+  it("a release frees the caller's own slot, not the newest one", async () => {
+    const redis = await redisServer();
+    const mine = budget(redis.url, 2, 60_000);
+    const a = (await mine.tryTakeSlot())!;
+    const b = (await mine.tryTakeSlot())!;
+    expect(await mine.tryTakeSlot()).toBeNull();
+    await mine.releaseSlot(a);
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    expect(await client.zrange("oc:slots:test-lane", 0, -1)).toEqual([b.id]);
+    // Releasing the same slot again frees nothing more.
+    await mine.releaseSlot(a);
+    expect(await client.zrange("oc:slots:test-lane", 0, -1)).toEqual([b.id]);
+    await mine.releaseSlot(b);
+    expect(await client.zcard("oc:slots:test-lane")).toBe(0);
+  }, 60_000);
 });

@@ -12,8 +12,9 @@
 //   of asking again. Waiters poll every LEASE_POLL_MS; a crashed holder's lease expires after
 //   leaseMs and the next waiter takes it over.
 // - Concurrency: a semaphore in a sorted set (member = slot id, score = expiry, Redis's own TIME):
-//   expired slots are dropped, a slot is taken while fewer than `concurrency` remain; a crashed
-//   holder's slot frees itself when it expires.
+//   expired slots are dropped, a slot is taken while fewer than `concurrency` remain. The holder
+//   renews its own slot every third of its lifetime and whenever the lane hands it to the next
+//   local request, and frees exactly that slot; a crashed holder's slot frees itself when it expires.
 // - Quotas: fixed UTC windows, one INCRBY counter per window (`oc:quota:{lane}:{window}:{start}`)
 //   expiring with the window, and one shared "blocked until" after an upstream refusal.
 // Every Redis failure falls back to this instance's own behaviour (MemoryUpstreamBudget, a local
@@ -21,7 +22,7 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { MemoryUpstreamBudget, windowReset, type QuotaWindow, type QuotaWindowId, type UpstreamBudget } from "./scheduler.js";
+import { MemoryUpstreamBudget, windowReset, type QuotaWindow, type QuotaWindowId, type SlotHandle, type UpstreamBudget } from "./scheduler.js";
 
 /** How often an instance waiting on another's lease (or on a shared slot) looks again. */
 export const LEASE_POLL_MS = 100;
@@ -179,12 +180,13 @@ export class SharedAnswers {
 
 // --- the scheduler's budget -----------------------------------------------------------------------
 
-// Takes a slot if fewer than ARGV[2] unexpired ones are held. KEYS[1] zset; ARGV: ttl ms, limit, slot id.
-const TAKE_SLOT = `
+// Takes a slot, or keeps one held, while fewer than ARGV[2] unexpired ones are held; the slot's
+// expiry becomes now + ttl. KEYS[1] zset; ARGV: ttl ms, limit, slot id. 1 = held, 0 = not.
+const HOLD_SLOT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[3])
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   return 1
@@ -197,20 +199,32 @@ local cur = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tonumber(ARGV[1]) > cur then redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[1]) end
 return 1`;
 
+/**
+ * A slot taken from Redis (`local` is set when Redis could not be asked and this process's own
+ * budget gave it). While held it is renewed every third of its lifetime, so neither a long fetch
+ * nor a chain of local hand-overs outlives it; a crashed holder stops renewing and its slot expires.
+ */
+interface RedisSlot extends SlotHandle {
+  local: SlotHandle | null;
+  timer: NodeJS.Timeout | null;
+}
+
+// Slot ids are unique in the process, whichever budget takes them (tests run several instances in one).
+let slotsTaken = 0;
+
 /** One upstream's concurrency and quotas counted in Redis for every instance; this process's own when Redis fails. */
 export class RedisUpstreamBudget implements UpstreamBudget {
   readonly sharedPollMs = LEASE_POLL_MS;
   readonly #local: MemoryUpstreamBudget;
-  // Slots this process holds, newest last: a Redis slot id, or null for one taken locally.
-  readonly #held: (string | null)[] = [];
-  #n = 0;
+  /** Renewals that found the slot gone (expired while Redis was unreachable, or Redis restarted and others took it). */
+  lostSlots = 0;
 
   constructor(
     readonly link: RedisLink,
     readonly lane: string,
     readonly concurrency: number,
     readonly windows: readonly QuotaWindow[],
-    /** A slot's lifetime: a crashed holder's slot is free again after it. */
+    /** A slot's lifetime without renewal: a crashed holder's slot is free again after it. */
     readonly slotTtlMs: number,
   ) {
     this.#local = new MemoryUpstreamBudget(concurrency, windows);
@@ -220,24 +234,41 @@ export class RedisUpstreamBudget implements UpstreamBudget {
     return `oc:quota:${this.lane}:${id}:${Math.floor(now / WINDOW_MS[id]) * WINDOW_MS[id]}`;
   }
 
-  async tryTakeSlot(): Promise<boolean> {
-    const id = `${INSTANCE_ID}:${++this.#n}`;
-    const got = await this.link.run((r) => r.eval(TAKE_SLOT, 1, `oc:slots:${this.lane}`, this.slotTtlMs, this.concurrency, id));
-    if (got === undefined) {
-      if (!(await this.#local.tryTakeSlot())) return false;
-      this.#held.push(null);
-      return true;
-    }
-    if (got !== 1) return false;
-    this.#held.push(id);
-    return true;
+  #hold(id: string): Promise<unknown> {
+    return this.link.run((r) => r.eval(HOLD_SLOT, 1, `oc:slots:${this.lane}`, this.slotTtlMs, this.concurrency, id));
   }
 
-  async releaseSlot(): Promise<void> {
-    const id = this.#held.pop();
-    if (id === undefined) return;
-    if (id === null) return this.#local.releaseSlot();
-    await this.link.run((r) => r.zrem(`oc:slots:${this.lane}`, id));
+  async tryTakeSlot(): Promise<SlotHandle | null> {
+    const id = `${INSTANCE_ID}:${++slotsTaken}`;
+    const got = await this.#hold(id);
+    if (got === undefined) {
+      const local = await this.#local.tryTakeSlot();
+      if (!local) return null;
+      const slot: RedisSlot = { id: local.id, local, timer: null };
+      return slot;
+    }
+    if (got !== 1) return null;
+    const slot: RedisSlot = { id, local: null, timer: null };
+    slot.timer = setInterval(() => void this.renewSlot(slot), Math.max(50, Math.floor(this.slotTtlMs / 3)));
+    slot.timer.unref();
+    return slot;
+  }
+
+  async renewSlot(handle: SlotHandle): Promise<void> {
+    const slot = handle as RedisSlot;
+    if (slot.local || !slot.timer) return;
+    // 0: the slot expired meanwhile and others hold every place; the fetch under way goes on (it
+    // cannot be recalled), and the next renewal takes the place back when one frees.
+    if ((await this.#hold(slot.id)) === 0) this.lostSlots++;
+  }
+
+  async releaseSlot(handle: SlotHandle): Promise<void> {
+    const slot = handle as RedisSlot;
+    if (slot.local) return this.#local.releaseSlot(slot.local);
+    if (!slot.timer) return;
+    clearInterval(slot.timer);
+    slot.timer = null;
+    await this.link.run((r) => r.zrem(`oc:slots:${this.lane}`, slot.id));
   }
 
   async blockedUntil(weight: number, now: number): Promise<number> {
