@@ -9,6 +9,7 @@ import { afterEach, expect, it } from "vitest";
 import { ACTIVITY_IDS } from "../src/activities.js";
 import { HOUR_MS, systemClock } from "../src/clock.js";
 import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../src/limits.js";
+import { MAX_STALE_MS } from "../src/sources/live.js";
 import { callerTicket, UpstreamLane } from "../src/sources/scheduler.js";
 import { RedisLink, RedisUpstreamBudget } from "../src/sources/shared.js";
 import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
@@ -16,7 +17,7 @@ import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
 
-type Freshness = { status: number; body: { data_quality: { freshness: string }; sources: string[] } };
+type Conditions = { data_quality: { freshness: string; visibility_source: string | null }; sources: string[] };
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -115,32 +116,46 @@ describeWithRedis("several instances sharing one Redis", () => {
     expect(spentSeen).toEqual([0, 1, 2].map(() => stub3.openMeteo.counters.weightedCalls));
   }, 240_000);
 
-  it("after every instance restarts with the upstreams down, answers are the last-good ones from Redis, with their age", async () => {
+  it("after every instance restarts with the upstreams down, answers are the last-good ones from Redis, satellite included, with their age", async () => {
     const redis = await redisServer();
     let first: Instance | null = null;
-    const stub = await emulator(() => (first ?? later!).svc.clock.now());
-    let later: Instance | null = null;
+    const stub = await emulator(() => first!.svc.clock.now());
     first = await instance(stub, redis.url);
-    const fresh = await first.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    const fresh = await first.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
     expect({ status: fresh.status, freshness: fresh.body.data_quality.freshness }).toEqual({ status: 200, freshness: "live" });
+    // The satellite answer is fetched behind the caller; once in, the next answer uses it.
     await first.svc.ctx.upstreams!.settled();
+    const withSatellite = await first.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
+    expect(withSatellite.body.data_quality.visibility_source).toBe("satellite");
+    const satelliteSource = withSatellite.body.sources.find((s) => s.startsWith("erddap:"));
+    expect(satelliteSource).toBeDefined();
     await first.svc.close();
-    first = null;
 
-    // The weather upstreams fail from now on; a new instance starts 7 hours later.
-    stub.fault("marine", { kind: "http500" });
-    stub.fault("forecast", { kind: "http500" });
-    const at7h = new Date(Date.parse(DEFAULT_NOW) + 7 * HOUR_MS).toISOString();
-    later = await instance(stub, redis.url, at7h);
-    const again = await later.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
-    expect({ status: again.status, freshness: again.body.data_quality.freshness }).toEqual({ status: 200, freshness: "aging" });
-    expect(again.body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
-    expect(again.body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+    // Every upstream is down from now on (the emulator is gone); instances start 7 and 30 hours
+    // later: the next UTC day, so even the daily satellite answer is from an earlier period.
+    await stub.close();
+    for (const [hours, freshness] of [
+      [7, "aging"],
+      [30, "stale"],
+    ] as const) {
+      const at = new Date(Date.parse(DEFAULT_NOW) + hours * HOUR_MS).toISOString();
+      const later = await instance(stub, redis.url, at);
+      const again = await later.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
+      expect({ hours, status: again.status, freshness: again.body.data_quality.freshness }).toEqual({ hours, status: 200, freshness });
+      expect(again.body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast", satelliteSource]));
+      expect(again.body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+      expect(again.body.data_quality.visibility_source).toBe("satellite");
+    }
+
+    // Past MAX_STALE nothing is served from Redis: in live mode that is a 503 with a problem.
+    const tooLate = new Date(Date.parse(DEFAULT_NOW) + MAX_STALE_MS + 2 * HOUR_MS).toISOString();
+    const expired = await (await instance(stub, redis.url, tooLate)).svc.json<{ code: string }>("/api/v1/conditions?spot=hanauma-bay");
+    expect({ status: expired.status, code: expired.body.code }).toEqual({ status: 503, code: "data_unavailable" });
 
     // Without Redis, the same restart has no last-good answer to give.
-    const alone = await instance(stub, null, at7h);
-    const lost = await alone.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
-    expect(lost.status === 200 ? lost.body.data_quality.freshness : lost.status).not.toBe("aging");
+    const alone = await instance(stub, null, new Date(Date.parse(DEFAULT_NOW) + 7 * HOUR_MS).toISOString());
+    const lost = await alone.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
+    expect(lost.status).toBe(503);
   }, 120_000);
 
   it("a lease whose holder died mid-fetch is taken over once it expires, and the caller gets an answer", async () => {
@@ -156,7 +171,7 @@ describeWithRedis("several instances sharing one Redis", () => {
     cleanups.push(async () => void client.disconnect());
     for (const u of ["open-meteo-marine", "open-meteo-forecast"]) await client.set(`oc:lease:${u}:${spot.region.id}:${period}`, "dead-instance", "PX", 4000);
     const t0 = performance.now();
-    const got = await inst.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    const got = await inst.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
     const waited = performance.now() - t0;
     expect({ status: got.status, freshness: got.body.data_quality.freshness }).toEqual({ status: 200, freshness: "live" });
     expect(waited).toBeGreaterThan(3000); // it waited for the dead holder's lease…
