@@ -179,21 +179,62 @@ describeWithRedis("several instances sharing one Redis", () => {
     expect(stub.calls.forecast).toBe(1);
   }, 120_000);
 
-  it("Redis stopped mid-run: answers keep coming from each instance's own fetches, and the log says so once", async () => {
-    const redis = await redisServer();
-    let inst: Instance | null = null;
-    const stub = await emulator(() => inst!.svc.clock.now());
-    inst = await instance(stub, redis.url);
-    expect((await inst.svc.json("/api/v1/conditions?spot=hanauma-bay")).status).toBe(200);
+  it("Redis stopped mid-run and started again: answers keep coming, the log says so once per change, and sharing resumes", async () => {
+    let redis = await redisServer();
+    const two: Instance[] = [];
+    const stub = await emulator(() => two[0]!.svc.clock.now());
+    for (let i = 0; i < 2; i++) two.push(await instance(stub, redis.url));
+    const [a, b] = two as [Instance, Instance];
+    const cat = a.svc.ctx.catalog;
+    const spot = cat.spot("hanauma-bay")!;
+    const both = (path: string) => Promise.all(two.map((i) => i.svc.json(path).then((r) => r.status)));
+    const logged = (i: Instance, text: string) => i.logs.filter((l) => l.includes(text)).length;
+    const atHour = (h: number) => two.forEach((i) => i.svc.clock.set(Date.parse(DEFAULT_NOW) + h * HOUR_MS));
+
+    // Shared: both instances ask at once, the emulator sees one weather request per upstream.
+    expect(await both("/api/v1/conditions?spot=hanauma-bay")).toEqual([200, 200]);
+    expect({ marine: stub.calls.marine, forecast: stub.calls.forecast }).toEqual({ marine: 1, forecast: 1 });
+
+    // Redis goes away: every spot still answers, from each instance's own fetches.
     await redis.stop();
-    await expect.poll(() => inst.svc.ctx.redis!.status !== "ready", { timeout: 20_000 }).toBe(true);
-    const cat = inst.svc.ctx.catalog;
-    const statuses = await Promise.all(cat.spots.map((s) => inst.svc.json(`/api/v1/conditions?spot=${s.id}`).then((r) => r.status)));
+    await expect.poll(() => two.every((i) => i.svc.ctx.redis!.status !== "ready"), { timeout: 20_000 }).toBe(true);
+    atHour(1);
+    const statuses = await Promise.all(cat.spots.map((s, n) => two[n % 2]!.svc.json(`/api/v1/conditions?spot=${s.id}`).then((r) => r.status)));
     expect(new Set(statuses)).toEqual(new Set([200]));
-    const down = inst.logs.filter((l) => l.includes("redis unavailable"));
-    expect(down).toHaveLength(1);
-    expect(down[0]).toContain("upstream answers");
-  }, 120_000);
+    // Each instance on its own now: asked at once, both fetch.
+    const before = stub.calls.marine;
+    atHour(2);
+    expect(await both("/api/v1/conditions?spot=hanauma-bay")).toEqual([200, 200]);
+    expect(stub.calls.marine - before).toBe(2);
+    for (const i of two) {
+      expect(logged(i, "redis unavailable")).toBe(1);
+      expect(i.logs.find((l) => l.includes("redis unavailable"))).toContain("upstream answers");
+    }
+
+    // Redis is back (empty, as after a restart): each instance says so once and shares again.
+    redis = await startRedis(redis.port);
+    cleanups.push(() => redis.stop());
+    await expect.poll(() => two.every((i) => i.svc.ctx.redis!.status === "ready"), { timeout: 30_000, interval: 200 }).toBe(true);
+    for (const i of two) {
+      expect(logged(i, "redis connected")).toBe(2); // at start, and now
+      expect(logged(i, "redis unavailable")).toBe(1); // the reconnection attempts while down were not logged
+    }
+    atHour(3);
+    const marine = stub.calls.marine;
+    const forecast = stub.calls.forecast;
+    expect(await both("/api/v1/conditions?spot=hanauma-bay")).toEqual([200, 200]);
+    expect({ marine: stub.calls.marine - marine, forecast: stub.calls.forecast - forecast }).toEqual({ marine: 1, forecast: 1 });
+    // The answer and the quota spend are in Redis for both.
+    const period = Date.parse(DEFAULT_NOW) + 3 * HOUR_MS;
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    expect(await client.exists(`oc:up:open-meteo-marine:${spot.region.id}:${period}`)).toBe(1);
+    const now = a.svc.clock.now().getTime();
+    const spent = await Promise.all(two.map((i) => i.svc.ctx.upstreams!.lanes["open-meteo"].opts.budget.spent("hour", now)));
+    expect(spent[0]).toBeGreaterThan(0);
+    expect(spent).toEqual([spent[0], spent[0]]);
+    expect(b.logs.filter((l) => l.includes('"level":50'))).toEqual([]);
+  }, 180_000);
 });
 
 describeWithRedis("upstream slots shared through Redis", () => {
