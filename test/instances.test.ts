@@ -12,7 +12,7 @@ import { HOUR_MS, systemClock } from "../src/clock.js";
 import { REFRESH_MS } from "../src/limits.js";
 import { MAX_STALE_MS } from "../src/sources/live.js";
 import { callerTicket, UpstreamLane } from "../src/sources/scheduler.js";
-import { RedisLink, RedisUpstreamBudget } from "../src/sources/shared.js";
+import { LEASE_POLL_MS, RedisLink, RedisUpstreamBudget, SharedAnswers, Wakeups } from "../src/sources/shared.js";
 import { startStubUpstreams, type StubUpstreams } from "../scripts/stub/upstreams.js";
 import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
@@ -237,5 +237,51 @@ describeWithRedis("upstream slots shared through Redis", () => {
     expect(await client.zrange("oc:slots:test-lane", 0, -1)).toEqual([b.id]);
     await mine.releaseSlot(b);
     expect(await client.zcard("oc:slots:test-lane")).toBe(0);
+  }, 60_000);
+});
+
+describeWithRedis("waiting on another instance's fetch", () => {
+  it("the waiter is told when the holder's answer is stored, instead of polling Redis every 100 ms", async () => {
+    const redis = await redisServer();
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    /** One instance's shared answers, on its own connections. */
+    const answers = async () => {
+      const r = new Redis(redis.url, { enableOfflineQueue: false });
+      cleanups.push(async () => void r.disconnect());
+      const wakeups = new Wakeups(r);
+      await new Promise((resolve) => r.once("ready", resolve));
+      return new SharedAnswers({ link: new RedisLink(r), wakeups, leaseMs: 30_000, maxStaleMs: HOUR_MS, now: () => new Date() });
+    };
+    const [holder, waiter] = [await answers(), await answers()];
+    const channel = "oc:done:test-upstream:g:0";
+    const subscribers = async () => ((await client.pubsub("NUMSUB", channel)) as [string, number])[1];
+    const mgets = async () => Number(/cmdstat_mget:calls=(\d+)/.exec(await client.info("commandstats"))?.[1] ?? 0);
+
+    let answer: (v: string) => void = () => {};
+    const fetched = new Promise<string>((resolve) => (answer = resolve));
+    let fetches = 0;
+    const holding = holder.load("test-upstream", "g", 0, HOUR_MS, () => (fetches++, fetched));
+    await expect.poll(() => client.exists("oc:lease:test-upstream:g:0"), { timeout: 10_000 }).toBe(1);
+    const waiting = waiter.load("test-upstream", "g", 0, HOUR_MS, () => (fetches++, Promise.resolve("fetched twice")));
+    await expect.poll(subscribers, { timeout: 10_000 }).toBe(1);
+    // Subscribed, the waiter looks at Redis about once a second (a holder may die unannounced), not
+    // every LEASE_POLL_MS: over 2 s, far fewer looks than the 20 polling would make.
+    const before = await mgets();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await mgets() - before).toBeLessThan(2_000 / LEASE_POLL_MS / 2);
+
+    // The holder announces its answer on the key's channel.
+    const listener = new Redis(redis.url);
+    cleanups.push(async () => void listener.disconnect());
+    const told = new Promise<string>((resolve) => listener.on("message", (_ch: string, msg: string) => resolve(msg)));
+    await listener.subscribe(channel);
+    answer("the holder's answer");
+    expect(await told).toBe("stored");
+    expect((await holding).value).toBe("the holder's answer");
+    expect((await waiting).value).toBe("the holder's answer");
+    expect(fetches).toBe(1);
+    // The waiter unsubscribed (the test's own listener is the one left).
+    await expect.poll(subscribers, { timeout: 10_000 }).toBe(1);
   }, 60_000);
 });

@@ -7,10 +7,12 @@
 // Algorithms (docs/operations.md "Running several instances"):
 // - Answers: `oc:up:{upstream}:{group}:{period}` holds the encoded answer and its fetch time, with a
 //   TTL of the period plus MAX_STALE, so last-good answers outlive every instance.
-// - Leases: `SET oc:lease:… <instance> NX PX <leaseMs>`. The holder fetches, stores the answer and
-//   deletes the lease; on failure it leaves a short failure mark so waiters serve last-good instead
-//   of asking again. Waiters poll every LEASE_POLL_MS; a crashed holder's lease expires after
-//   leaseMs and the next waiter takes it over.
+// - Leases: `SET oc:lease:… <instance> NX PX <leaseMs>`. The holder fetches, stores the answer,
+//   deletes the lease and publishes on `oc:done:…`; on failure it leaves a short failure mark (and
+//   publishes) so waiters serve last-good instead of asking again. Waiters subscribe to that
+//   channel and look again when told, or every LEASE_POLL_SUBSCRIBED_MS; without a subscription
+//   they poll every LEASE_POLL_MS. A crashed holder's lease expires after leaseMs and the next
+//   waiter takes it over.
 // - Concurrency: a semaphore in a sorted set (member = slot id, score = expiry, Redis's own TIME):
 //   expired slots are dropped, a slot is taken while fewer than `concurrency` remain. The holder
 //   renews its own slot every third of its lifetime and whenever the lane hands it to the next
@@ -26,6 +28,11 @@ import { MemoryUpstreamBudget, windowReset, type QuotaWindow, type QuotaWindowId
 
 /** How often an instance waiting on another's lease (or on a shared slot) looks again. */
 export const LEASE_POLL_MS = 100;
+/**
+ * How often a lease waiter looks again while subscribed to the holder's "done" channel: the
+ * message wakes it at once; the look is for a holder that died (its lease expires unannounced).
+ */
+export const LEASE_POLL_SUBSCRIBED_MS = 1_000;
 /** A lease outlives the fetch it guards by this much (the upstream timeout bounds the fetch). */
 export const LEASE_MARGIN_MS = 5_000;
 /** How long a failed fetch's mark tells waiters to serve last-good rather than ask again. */
@@ -72,6 +79,84 @@ export class RedisLink {
   }
 }
 
+/** A subscription to one channel: `next` resolves on its next message, or after `ms` at the latest. */
+export interface Wakeup {
+  next(ms: number): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Lease waiters' wake-ups: a channel per answer key, on a second connection of this process (a
+ * subscribed connection runs no other command), opened on first use and closed with the main one.
+ */
+export class Wakeups {
+  #sub: Redis | null = null;
+  readonly #listeners = new Map<string, Set<() => void>>();
+
+  constructor(readonly redis: Redis) {
+    // Opened with the main connection, so the first waiter finds it ready.
+    this.#subscriber();
+  }
+
+  #subscriber(): Redis {
+    if (this.#sub) return this.#sub;
+    const sub = this.redis.duplicate();
+    // Its state changes are the main connection's to log; while it is down, waiters poll.
+    sub.on("error", () => {});
+    sub.on("message", (channel: string) => this.#listeners.get(channel)?.forEach((wake) => wake()));
+    this.redis.once("end", () => sub.disconnect());
+    this.#sub = sub;
+    return sub;
+  }
+
+  /** Subscribes to `channel`; null when the subscriber connection cannot (the caller polls). */
+  async listen(channel: string): Promise<Wakeup | null> {
+    if (this.redis.status !== "ready") return null;
+    const sub = this.#subscriber();
+    if (sub.status !== "ready") return null;
+    // A message that comes while the waiter is looking (not waiting) is kept for its next wait.
+    let told = false;
+    let wake: (() => void) | null = null;
+    const listener = () => (wake ? wake() : (told = true));
+    let set = this.#listeners.get(channel);
+    const first = !set;
+    if (!set) this.#listeners.set(channel, (set = new Set()));
+    set.add(listener);
+    const stop = () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#listeners.get(channel) === set) {
+        this.#listeners.delete(channel);
+        sub.unsubscribe(channel).catch(() => {});
+      }
+    };
+    if (first) {
+      try {
+        await sub.subscribe(channel);
+      } catch {
+        stop();
+        return null;
+      }
+    }
+    return {
+      next: (ms) =>
+        new Promise<void>((resolve) => {
+          if (told) {
+            told = false;
+            return resolve();
+          }
+          const done = () => {
+            clearTimeout(timer);
+            wake = null;
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          wake = done;
+        }),
+      stop,
+    };
+  }
+}
+
 // --- answers ------------------------------------------------------------------------------------
 
 /** JSON with the types upstream answers hold: Date, Map, Float64Array (NaN kept). */
@@ -105,6 +190,8 @@ export interface SharedEntry<V> {
 
 export interface SharedAnswersOptions {
   link: RedisLink;
+  /** Wakes lease waiters when the holder is done; without it (or while it cannot) they poll. */
+  wakeups?: Wakeups | null;
   /** A lease's lifetime: the longest a fetch may take, plus a margin. */
   leaseMs: number;
   /** How long an answer is kept after its period: the oldest last-good ever served. */
@@ -116,7 +203,7 @@ export interface SharedAnswersOptions {
 export class SharedAnswers {
   constructor(readonly opts: SharedAnswersOptions) {}
 
-  #key(kind: "up" | "lease" | "fail", upstream: string, group: string, period: number): string {
+  #key(kind: "up" | "lease" | "fail" | "done", upstream: string, group: string, period: number): string {
     return `oc:${kind}:${upstream}:${group}:${period}`;
   }
 
@@ -134,34 +221,45 @@ export class SharedAnswers {
     const entryKey = this.#key("up", upstream, group, period);
     const leaseKey = this.#key("lease", upstream, group, period);
     const failKey = this.#key("fail", upstream, group, period);
+    const doneChannel = this.#key("done", upstream, group, period);
     const giveUpAt = performance.now() + 2 * this.opts.leaseMs;
-    for (;;) {
-      const found = await this.opts.link.run((r) => r.mget(entryKey, failKey));
-      if (found === undefined) return local();
-      if (found[0]) return this.#decode<V>(found[0]);
-      if (found[1]) throw new Error(`${upstream}: the fetch another instance made just failed`);
-      const lease = await this.opts.link.run((r) => r.set(leaseKey, INSTANCE_ID, "PX", this.opts.leaseMs, "NX"));
-      if (lease === undefined) return local();
-      if (lease === "OK") {
-        // The previous holder may have stored its answer between our look and our lease.
-        const stored = await this.opts.link.run((r) => r.get(entryKey));
-        if (stored) {
-          await this.opts.link.run((r) => r.del(leaseKey));
-          return this.#decode<V>(stored);
+    let wakeup: Wakeup | null | undefined;
+    try {
+      for (;;) {
+        const found = await this.opts.link.run((r) => r.mget(entryKey, failKey));
+        if (found === undefined) return await local();
+        if (found[0]) return this.#decode<V>(found[0]);
+        if (found[1]) throw new Error(`${upstream}: the fetch another instance made just failed`);
+        const lease = await this.opts.link.run((r) => r.set(leaseKey, INSTANCE_ID, "PX", this.opts.leaseMs, "NX"));
+        if (lease === undefined) return await local();
+        if (lease === "OK") {
+          // The previous holder may have stored its answer between our look and our lease.
+          const stored = await this.opts.link.run((r) => r.get(entryKey));
+          if (stored) {
+            await this.opts.link.run((r) => r.del(leaseKey));
+            return this.#decode<V>(stored);
+          }
+          let entry: SharedEntry<V>;
+          try {
+            entry = await local();
+          } catch (e) {
+            await this.opts.link.run((r) => r.multi().set(failKey, "1", "PX", FAILURE_MARK_MS).del(leaseKey).publish(doneChannel, "failed").exec());
+            throw e;
+          }
+          const text = encodeValue({ value: entry.value, fetchedAt: entry.fetchedAt, period });
+          await this.opts.link.run((r) => r.multi().set(entryKey, text, "PX", periodMs + this.opts.maxStaleMs).del(leaseKey).publish(doneChannel, "stored").exec());
+          return entry;
         }
-        let entry: SharedEntry<V>;
-        try {
-          entry = await local();
-        } catch (e) {
-          await this.opts.link.run((r) => r.multi().set(failKey, "1", "PX", FAILURE_MARK_MS).del(leaseKey).exec());
-          throw e;
+        if (performance.now() > giveUpAt) throw new Error(`${upstream}: timed out waiting for another instance's fetch`);
+        if (wakeup === undefined && this.opts.wakeups) {
+          // Subscribed before looking again, so a holder finishing meanwhile is not missed.
+          wakeup = await this.opts.wakeups.listen(doneChannel);
+          if (wakeup) continue;
         }
-        const text = encodeValue({ value: entry.value, fetchedAt: entry.fetchedAt, period });
-        await this.opts.link.run((r) => r.multi().set(entryKey, text, "PX", periodMs + this.opts.maxStaleMs).del(leaseKey).exec());
-        return entry;
+        await (wakeup ? wakeup.next(LEASE_POLL_SUBSCRIBED_MS) : new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS)));
       }
-      if (performance.now() > giveUpAt) throw new Error(`${upstream}: timed out waiting for another instance's fetch`);
-      await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+    } finally {
+      wakeup?.stop();
     }
   }
 
