@@ -7,6 +7,8 @@
 // - in one process with pinned clocks (real processes cannot be moved in time): the workload at
 //   :00 and :30 of two hours, with the refresh-ahead run at :40 and :57 as its ticker would. Hour 1
 //   starts cold; hour 2 is the steady state.
+// And what a lease waiter costs: two instances wait on a third's 300 ms fetch, told by pub/sub or
+// polling; how long after the holder's answer they have it, and the Redis commands the wait takes.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +20,7 @@ import { createContext, type ServiceContext } from "../src/context.js";
 import { createApp } from "../src/http/app.js";
 import { createLogger } from "../src/logger.js";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { RedisLink, SharedAnswers, Wakeups } from "../src/sources/shared.js";
 import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
 
 const START = Date.parse("2026-11-21T19:00:00Z");
@@ -81,22 +84,24 @@ async function instance(stub: StubUpstreams, redisUrl: string | null): Promise<I
   };
 }
 
-/** Sends the workload round-robin to these base URLs; every answer must be a 200. */
-async function send(bases: string[], cat: Catalog): Promise<void> {
+/** Sends the workload round-robin to these base URLs; answers' statuses, counted. */
+async function send(bases: string[], cat: Catalog): Promise<Record<number, number>> {
   const paths = [
     ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
     ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
   ];
   const statuses = await Promise.all(paths.map((p, i) => fetch(bases[i % bases.length]! + p).then(async (r) => (await r.arrayBuffer(), r.status))));
-  const bad = statuses.filter((s) => s !== 200);
-  if (bad.length > 0) throw new Error(`non-200 answers: ${bad.join(",")}`);
+  const counted: Record<number, number> = {};
+  for (const st of statuses) counted[st] = (counted[st] ?? 0) + 1;
+  return counted;
 }
 
 async function workload(instances: Instance[]): Promise<void> {
-  await send(
+  const statuses = await send(
     instances.map((i) => i.base),
     instances[0]!.ctx.catalog,
   );
+  if (Object.keys(statuses).some((st) => st !== "200")) throw new Error(`non-200 answers: ${JSON.stringify(statuses)}`);
   await Promise.all(instances.map((i) => i.ctx.upstreams!.settled()));
 }
 
@@ -193,16 +198,16 @@ async function runProcesses(n: number, shared: boolean): Promise<void> {
   const procs = await Promise.all(Array.from({ length: n }, () => serviceProcess(stub, redis?.url ?? null)));
   const cat = Catalog.load();
   const started = new Date().toISOString();
-  const passes: Record<string, number>[] = [];
+  const passes: Record<string, unknown>[] = [];
   for (let pass = 0; pass < 2; pass++) {
     const before = Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u]]));
     const totalBefore = total(stub);
-    await send(
+    const statuses = await send(
       procs.map((p) => p.base),
       cat,
     );
     await quiet(stub);
-    passes.push({ ...Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u] - before[u]!])), total: total(stub) - totalBefore });
+    passes.push({ ...Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u] - before[u]!])), total: total(stub) - totalBefore, statuses });
   }
   const refused = stub.openMeteo.counters.refused;
   console.log(
@@ -226,6 +231,52 @@ async function runProcesses(n: number, shared: boolean): Promise<void> {
   redis?.stop();
 }
 
+/** Lease waits, told (pub/sub) or polling: ROUNDS keys, each fetched by one instance while two wait. */
+async function leaseWait(told: boolean): Promise<void> {
+  const { Redis } = await import("ioredis");
+  const redis = await redisServer();
+  const conns: InstanceType<typeof Redis>[] = [];
+  const answers = async () => {
+    const r = new Redis(redis.url, { enableOfflineQueue: false });
+    conns.push(r);
+    const wakeups = told ? new Wakeups(r) : null;
+    await new Promise((resolve) => r.once("ready", resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the subscriber connection too
+    return new SharedAnswers({ link: new RedisLink(r), wakeups, leaseMs: 30_000, maxStaleMs: 3_600_000, now: () => new Date() });
+  };
+  const [holder, ...waiters] = [await answers(), await answers(), await answers()];
+  const stats = new Redis(redis.url);
+  const commands = async () => Number(/total_commands_processed:(\d+)/.exec(await stats.info("stats"))?.[1] ?? 0);
+  const ROUNDS = 20;
+  const FETCH_MS = 300;
+  const lags: number[] = [];
+  const before = await commands();
+  for (let k = 0; k < ROUNDS; k++) {
+    let done = 0;
+    const holding = holder.load("bench", `g${k}`, 0, 3_600_000, () => new Promise((r) => setTimeout(() => ((done = performance.now()), r(k)), FETCH_MS)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const waiting = waiters.map((w) => w.load("bench", `g${k}`, 0, 3_600_000, () => Promise.reject(new Error("fetched twice"))).then(() => performance.now() - done));
+    await holding;
+    lags.push(...(await Promise.all(waiting)));
+  }
+  const used = (await commands()) - before;
+  lags.sort((a, b) => a - b);
+  console.log(
+    JSON.stringify({
+      mode: "lease wait",
+      waiters_told_by: told ? "pub/sub" : "polling",
+      rounds: ROUNDS,
+      fetch_ms: FETCH_MS,
+      answer_after_holder_ms: { median: Math.round(lags[lags.length >> 1]! * 10) / 10, max: Math.round(lags.at(-1)! * 10) / 10 },
+      redis_commands_per_round: Math.round(used / ROUNDS),
+    }),
+  );
+  for (const c of [...conns, stats]) c.disconnect();
+  redis.stop();
+}
+
+await leaseWait(true);
+await leaseWait(false);
 await runProcesses(1, true);
 await runProcesses(3, true);
 // For comparison: three instances without REDIS_URL, each on its own.

@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import { HOUR_MS, systemClock } from "../src/clock.js";
 import { REFRESH_MS } from "../src/limits.js";
+import { coopsStationId } from "../src/sources/coops.js";
 import { MAX_STALE_MS } from "../src/sources/live.js";
 import { callerTicket, UpstreamLane } from "../src/sources/scheduler.js";
 import { LEASE_POLL_MS, RedisLink, RedisUpstreamBudget, SharedAnswers, Wakeups } from "../src/sources/shared.js";
@@ -108,6 +109,32 @@ describeWithRedis("several instances sharing one Redis", () => {
     const lost = await alone.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
     expect(lost.status).toBe(503);
   }, 120_000);
+
+  it("CO-OPS saying it has no data for a station is remembered by every instance that waited on the fetch", async () => {
+    const redis = await redisServer();
+    const two: Instance[] = [];
+    const stub = await emulator(() => two[0]!.svc.clock.now());
+    for (let i = 0; i < 2; i++) two.push(await instance(stub, redis.url));
+    const [a, b] = two as [Instance, Instance];
+    stub.fault("coops", { kind: "coops-error" });
+    stub.delayMs = 1_000;
+    const spot = a.svc.ctx.catalog.spots.find((s) => coopsStationId(s.tide_station) !== null)!;
+    const start = a.svc.clock.now();
+    const end = new Date(start.getTime() + 24 * HOUR_MS);
+    const tides = (i: Instance) => i.svc.ctx.upstreams!.tides.coops.extremes(spot, start, end);
+    // A asks first and holds the lease; B waits for A's answer: "no data" for both.
+    const first = tides(a);
+    await expect.poll(() => stub.calls.coops, { timeout: 20_000 }).toBe(1);
+    const second = tides(b);
+    expect(await first).toBeNull();
+    expect(await second).toBeNull();
+    // Once the failure mark is gone, B still knows the station has nothing: it does not ask.
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    for (const key of await client.keys("oc:fail:*")) await client.del(key);
+    expect(await tides(b)).toBeNull();
+    expect(stub.calls.coops).toBe(1);
+  }, 60_000);
 
   it("a lease whose holder died mid-fetch is taken over once it expires, and the caller gets an answer", async () => {
     const redis = await redisServer();

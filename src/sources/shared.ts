@@ -24,6 +24,7 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import { UpstreamError, type UpstreamFailure } from "./http.js";
 import { MemoryUpstreamBudget, windowReset, type QuotaWindow, type QuotaWindowId, type SlotHandle, type UpstreamBudget } from "./scheduler.js";
 
 /** How often an instance waiting on another's lease (or on a shared slot) looks again. */
@@ -229,21 +230,21 @@ export class SharedAnswers {
         const found = await this.opts.link.run((r) => r.mget(entryKey, failKey));
         if (found === undefined) return await local();
         if (found[0]) return this.#decode<V>(found[0]);
-        if (found[1]) throw new Error(`${upstream}: the fetch another instance made just failed`);
+        if (found[1]) throw failureOf(found[1], upstream);
         const lease = await this.opts.link.run((r) => r.set(leaseKey, INSTANCE_ID, "PX", this.opts.leaseMs, "NX"));
         if (lease === undefined) return await local();
         if (lease === "OK") {
-          // The previous holder may have stored its answer between our look and our lease.
-          const stored = await this.opts.link.run((r) => r.get(entryKey));
-          if (stored) {
-            await this.opts.link.run((r) => r.del(leaseKey));
-            return this.#decode<V>(stored);
-          }
+          // The previous holder may have finished between our look and our lease: its answer, or
+          // its failure mark, is then there to take rather than fetching again.
+          const after = await this.opts.link.run((r) => r.mget(entryKey, failKey));
+          if (after?.[0] || after?.[1]) await this.opts.link.run((r) => r.del(leaseKey));
+          if (after?.[0]) return this.#decode<V>(after[0]);
+          if (after?.[1]) throw failureOf(after[1], upstream);
           let entry: SharedEntry<V>;
           try {
             entry = await local();
           } catch (e) {
-            await this.opts.link.run((r) => r.multi().set(failKey, "1", "PX", FAILURE_MARK_MS).del(leaseKey).publish(doneChannel, "failed").exec());
+            await this.opts.link.run((r) => r.multi().set(failKey, failureMark(e), "PX", FAILURE_MARK_MS).del(leaseKey).publish(doneChannel, "failed").exec());
             throw e;
           }
           const text = encodeValue({ value: entry.value, fetchedAt: entry.fetchedAt, period });
@@ -274,6 +275,29 @@ export class SharedAnswers {
     const e = this.#decode<V>(text);
     return e.fetchedAt.getTime() >= oldest ? e : undefined;
   }
+}
+
+/**
+ * A failed fetch as its waiters should see it: the holder's UpstreamError (kind, status, retry
+ * hint) when it was one, so that, for instance, CO-OPS saying it has no data for a station is
+ * remembered by every instance that asked, not only by the one that fetched.
+ */
+function failureMark(e: unknown): string {
+  if (!(e instanceof UpstreamError)) return "{}";
+  const prefix = `${e.upstream}: `;
+  const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+  return JSON.stringify({ upstream: e.upstream, kind: e.kind, message, retryAfterS: e.retryAfterS, status: e.status });
+}
+
+function failureOf(mark: string, upstream: string): Error {
+  let m: { upstream?: string; kind?: UpstreamFailure; message?: string; retryAfterS?: number; status?: number | null } = {};
+  try {
+    m = JSON.parse(mark) as typeof m;
+  } catch {
+    // an older mark ("1"): no details
+  }
+  if (m.upstream && m.kind && m.message !== undefined) return new UpstreamError(m.upstream, m.kind, `${m.message} (fetched by another instance)`, m.retryAfterS ?? 60, m.status ?? null);
+  return new Error(`${upstream}: the fetch another instance made just failed`);
 }
 
 // --- the scheduler's budget -----------------------------------------------------------------------
