@@ -1,5 +1,5 @@
 // Upstream requests per hour with 1 and 3 instances sharing one redis-server, against the upstream
-// emulator (npm run bench:instances), and three without Redis for comparison. The workload is every
+// emulator (npm run bench:instances), and three processes without Redis for comparison. The workload is every
 // spot's conditions and every region × activity decision of the shipped catalogue, spread
 // round-robin over the instances and sent at once. Two measurements, one JSON line per run:
 // - real processes (`src/main.ts`, the system clock): the cold hour, the workload sent twice in a
@@ -283,4 +283,3 @@ await runProcesses(3, true);
 await runProcesses(3, false);
 await run(1, true);
 await run(3, true);
-await run(3, false);
