@@ -1,11 +1,19 @@
-// Real service processes sharing one redis-server and the upstream emulator: the instance holding
-// a fetch lease is killed in the middle of the fetch; another instance completes it once the lease
-// expires, and its caller gets an answer, not a 5xx.
+// Real service processes (`src/main.ts`, the system clock) sharing one redis-server and the
+// upstream emulator: three instances take the workload of one for the same upstream requests and
+// no 429s; and the instance holding a fetch lease is killed in the middle of the fetch, another
+// instance completes it once the lease expires, and its caller gets an answer, not a 5xx.
 import { spawn, type ChildProcess } from "node:child_process";
+import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
+import { ACTIVITY_IDS } from "../src/activities.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import { DAY_MS, HOUR_MS } from "../src/clock.js";
+import { OPEN_METEO_FREE_TIER } from "../src/limits.js";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { REFRESH_AHEAD_MS, REFRESH_TICK_MS } from "../src/sources/live.js";
 import { LEASE_MARGIN_MS } from "../src/sources/shared.js";
-import { startStubUpstreams } from "../scripts/stub/upstreams.js";
+import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
+import { TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { freePort } from "./helpers/ports.js";
 import { describeWithRedis, startRedis } from "./helpers/redis.js";
 import { NO_RATE_LIMITS } from "./helpers/service.js";
@@ -46,6 +54,106 @@ async function serviceProcess(env: Record<string, string>): Promise<Proc> {
   await expect.poll(() => out.includes('"msg":"listening"'), { timeout: 240_000, interval: 100 }).toBe(true);
   return { child, base: `http://127.0.0.1:${port}`, out: () => out };
 }
+
+/** Waits until the process has warmed up (/readyz 200), as a load balancer would. */
+async function ready(p: Proc): Promise<Proc> {
+  await expect.poll(() => p.out().includes('"msg":"warmed up: ready"'), { timeout: 120_000, interval: 200 }).toBe(true);
+  return p;
+}
+
+/** Stops a process and waits for it to be gone. */
+async function stop(p: Proc): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const gone = new Promise((resolve) => p.child.once("exit", resolve));
+  p.child.kill("SIGKILL");
+  await gone;
+}
+
+/** Until the emulator has seen no new request for 3 s (background satellite fetches included). */
+async function quiet(stub: StubUpstreams): Promise<void> {
+  const total = () => STUB_UPSTREAMS.reduce((a, u) => a + stub.calls[u], 0);
+  let last = -1;
+  let since = performance.now();
+  await expect
+    .poll(
+      () => {
+        const t = total();
+        if (t !== last) [last, since] = [t, performance.now()];
+        return performance.now() - since >= 3_000;
+      },
+      { timeout: 120_000, interval: 250 },
+    )
+    .toBe(true);
+}
+
+/**
+ * Every spot's conditions and every region × activity decision, sent at once and spread
+ * round-robin over the processes (the test is the load balancer). Returns the statuses and the
+ * UTC hours it could have fetched for: the hours it ran in, and the next one when it ran within
+ * the refresh-ahead span of the hour's end.
+ */
+async function workload(procs: Proc[], stub: StubUpstreams): Promise<{ statuses: number[]; hours: number }> {
+  const cat = Catalog.load();
+  const paths = [
+    ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
+    ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
+  ];
+  const started = Date.now();
+  const statuses = await Promise.all(
+    paths.map((path, i) =>
+      fetch(procs[i % procs.length]!.base + path, { signal: AbortSignal.timeout(120_000) }).then(async (r) => (await r.arrayBuffer(), r.status)),
+    ),
+  );
+  await quiet(stub);
+  const ended = Date.now() + REFRESH_AHEAD_MS + REFRESH_TICK_MS;
+  return { statuses, hours: Math.floor(ended / HOUR_MS) - Math.floor(started / HOUR_MS) + 1 };
+}
+
+describeWithRedis("three service processes sharing one Redis", () => {
+  it("take the workload of one for at most one more upstream request per (upstream, group, hour), and no 429s", async () => {
+    const [r1, r3] = [await startRedis(), await startRedis()];
+    cleanups.push(() => r1.stop(), () => r3.stop());
+    const stub1 = await startStubUpstreams({ scenario: "calm", latencyScale: TEST_LATENCY_SCALE });
+    const stub3 = await startStubUpstreams({ scenario: "calm", latencyScale: TEST_LATENCY_SCALE });
+    cleanups.push(() => stub1.close(), () => stub3.close());
+    const env = (stub: StubUpstreams, url: string) => ({ DATA_SOURCE: "live", REDIS_URL: url, ...stub.env });
+    // All four start at once (start-up is the slow part on a busy machine); each takes traffic once warm.
+    const [one, ...three] = await Promise.all([
+      serviceProcess(env(stub1, r1.url)).then(ready),
+      ...[0, 1, 2].map(() => serviceProcess(env(stub3, r3.url)).then(ready)),
+    ]);
+
+    const single = await workload([one!], stub1);
+    await stop(one!);
+    const shared = await workload(three, stub3);
+    expect(new Set(single.statuses)).toEqual(new Set([200]));
+    expect(new Set(shared.statuses)).toEqual(new Set([200]));
+
+    // Groups: regions (Open-Meteo, ERDDAP) and tide stations (CO-OPS). Daily answers (CO-OPS,
+    // ERDDAP) are asked once per UTC day, so the hours count for them only across midnight.
+    const cat = Catalog.load();
+    const groups = { marine: cat.regions.length, forecast: cat.regions.length, erddap: cat.regions.length, coops: new Set(cat.spots.map((s) => s.tide_station)).size };
+    const daily = { marine: false, forecast: false, erddap: true, coops: true };
+    const days = Math.floor((Date.now() + REFRESH_AHEAD_MS) / DAY_MS) === Math.floor(Date.now() / DAY_MS) ? 1 : 2;
+    const report = STUB_UPSTREAMS.map((u) => ({ u, one: stub1.calls[u], three: stub3.calls[u], allowed: stub1.calls[u] + groups[u] * (daily[u] ? days : shared.hours) }));
+    for (const r of report) expect(r.three, JSON.stringify(r)).toBeLessThanOrEqual(r.allowed);
+    for (const r of report) expect(r.one, r.u).toBeGreaterThan(0);
+    // Three processes on their own would each fetch every region: sharing keeps Open-Meteo near one's.
+    expect(stub3.calls.marine + stub3.calls.forecast).toBeLessThan(3 * (stub1.calls.marine + stub1.calls.forecast));
+    // No refusals, and never more Open-Meteo requests at once than the deployment's one client IP may send.
+    for (const stub of [stub1, stub3]) {
+      expect(Object.values(stub.openMeteo.counters.refused).reduce((a, b) => a + b, 0)).toBe(0);
+      expect(stub.openMeteo.counters.maxInFlight).toBeLessThanOrEqual(OPEN_METEO_FREE_TIER.concurrency);
+    }
+    // The quota is counted once for the three: Redis's daily count is the emulator's weighted count.
+    const client = new Redis(r3.url);
+    cleanups.push(async () => void client.disconnect());
+    const dayKeys = await client.keys("oc:quota:open-meteo:day:*");
+    const counted = (await Promise.all(dayKeys.map((k) => client.get(k)))).reduce((a, v) => a + Number(v), 0);
+    expect(counted).toBe(stub3.openMeteo.counters.weightedCalls);
+    for (const p of three) expect(p.out()).not.toMatch(/"level":50/);
+  }, 300_000);
+});
 
 describeWithRedis("a lease holder killed mid-fetch", () => {
   it("another instance completes the fetch within the lease TTL, and its caller gets a 200", async () => {

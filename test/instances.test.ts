@@ -1,20 +1,25 @@
-// Several instances with REDIS_URL against one real redis-server and the upstream emulator: they
-// share upstream answers (one fetch per upstream, group and hour for the deployment), last-good
-// answers survive a restart, a dead lease holder's fetch is taken over after the lease TTL, and a
-// Redis outage falls back to each instance's own behaviour, saying so in the log.
+// Several instances with REDIS_URL against one real redis-server and the upstream emulator, in one
+// process with pinned clocks: last-good answers (satellite included) survive a restart, a dead
+// lease holder's fetch is taken over after the lease TTL, a Redis outage falls back to each
+// instance's own behaviour and sharing resumes when Redis is back, saying so in the log once each,
+// and a shared upstream slot stays held for as long as its holder uses it. The 1-vs-3 comparison
+// runs real processes: test/instances-processes.test.ts.
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
-import { ACTIVITY_IDS } from "../src/activities.js";
-import { HOUR_MS } from "../src/clock.js";
-import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../src/limits.js";
-import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
+import { HOUR_MS, systemClock } from "../src/clock.js";
+import { REFRESH_MS } from "../src/limits.js";
+import { coopsStationId } from "../src/sources/coops.js";
+import { MAX_STALE_MS } from "../src/sources/live.js";
+import { callerTicket, UpstreamLane } from "../src/sources/scheduler.js";
+import { LEASE_POLL_MS, RedisLink, RedisUpstreamBudget, SharedAnswers, Wakeups } from "../src/sources/shared.js";
+import { startStubUpstreams, type StubUpstreams } from "../scripts/stub/upstreams.js";
 import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
 
-type Freshness = { status: number; body: { data_quality: { freshness: string }; sources: string[] } };
+type Conditions = { data_quality: { freshness: string; visibility_source: string | null }; sources: string[] };
 
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -62,84 +67,74 @@ async function instance(stub: StubUpstreams, redisUrl: string | null, now = DEFA
   return { svc, logs };
 }
 
-/** Every spot's conditions and every region × activity decision, spread over the instances, all at once. */
-async function workload(instances: Instance[]): Promise<number[]> {
-  const cat = instances[0]!.svc.ctx.catalog;
-  const paths = [
-    ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
-    ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
-  ];
-  const statuses = await Promise.all(paths.map((p, i) => instances[i % instances.length]!.svc.json(p).then((r) => r.status)));
-  await Promise.all(instances.map((i) => i.svc.ctx.upstreams!.settled()));
-  return statuses;
-}
-
-const callsOf = (stub: StubUpstreams) => Object.fromEntries(STUB_UPSTREAMS.map((u) => [u, stub.calls[u]]));
-const refused = (stub: StubUpstreams) => Object.values(stub.openMeteo.counters.refused).reduce((a, b) => a + b, 0);
-
 describeWithRedis("several instances sharing one Redis", () => {
-  it("three instances make the upstream calls of one, with no 429s", async () => {
-    // One instance, its own Redis.
-    const r1 = await redisServer();
-    let one: Instance | null = null;
-    const stub1 = await emulator(() => one!.svc.clock.now());
-    one = await instance(stub1, r1.url);
-    expect(new Set(await workload([one]))).toEqual(new Set([200]));
-    const single = callsOf(stub1);
-
-    // Three instances, one Redis, the same workload spread over them concurrently.
-    const r3 = await redisServer();
-    const three: Instance[] = [];
-    const stub3 = await emulator(() => three[0]!.svc.clock.now());
-    for (let i = 0; i < 3; i++) three.push(await instance(stub3, r3.url));
-    expect(new Set(await workload(three))).toEqual(new Set([200]));
-    const shared = callsOf(stub3);
-
-    // At most one request per (upstream, group, hour) more than one instance makes: groups are the
-    // regions (Open-Meteo, ERDDAP) and tide stations (CO-OPS), all asked within one hour here.
-    const cat = one.svc.ctx.catalog;
-    const groups = { marine: cat.regions.length, forecast: cat.regions.length, erddap: cat.regions.length, coops: new Set(cat.spots.map((s) => s.tide_station)).size };
-    for (const u of STUB_UPSTREAMS) expect({ u, calls: shared[u]! }).toEqual({ u, calls: expect.any(Number) as number });
-    for (const u of STUB_UPSTREAMS) expect(shared[u]!, u).toBeLessThanOrEqual(single[u]! + groups[u]);
-    // And far fewer than three instances on their own would make.
-    expect(shared.marine! + shared.forecast!).toBeLessThan(2 * (single.marine! + single.forecast!));
-    expect(refused(stub3)).toBe(0);
-    expect(refused(stub1)).toBe(0);
-    // The per-IP concurrency is the deployment's: never more Open-Meteo requests at once than it allows.
-    expect(stub3.openMeteo.counters.maxInFlight).toBeLessThanOrEqual(OPEN_METEO_FREE_TIER.concurrency);
-    // The quota windows are counted once for all three: each instance sees the deployment's spend.
-    const now = three[0]!.svc.clock.now().getTime();
-    const spentSeen = await Promise.all(three.map((i) => i.svc.ctx.upstreams!.lanes["open-meteo"].opts.budget.spent("day", now)));
-    expect(spentSeen).toEqual([0, 1, 2].map(() => stub3.openMeteo.counters.weightedCalls));
-  }, 240_000);
-
-  it("after every instance restarts with the upstreams down, answers are the last-good ones from Redis, with their age", async () => {
+  it("after every instance restarts with the upstreams down, answers are the last-good ones from Redis, satellite included, with their age", async () => {
     const redis = await redisServer();
     let first: Instance | null = null;
-    const stub = await emulator(() => (first ?? later!).svc.clock.now());
-    let later: Instance | null = null;
+    const stub = await emulator(() => first!.svc.clock.now());
     first = await instance(stub, redis.url);
-    const fresh = await first.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    const fresh = await first.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
     expect({ status: fresh.status, freshness: fresh.body.data_quality.freshness }).toEqual({ status: 200, freshness: "live" });
+    // The satellite answer is fetched behind the caller; once in, the next answer uses it.
     await first.svc.ctx.upstreams!.settled();
+    const withSatellite = await first.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
+    expect(withSatellite.body.data_quality.visibility_source).toBe("satellite");
+    const satelliteSource = withSatellite.body.sources.find((s) => s.startsWith("erddap:"));
+    expect(satelliteSource).toBeDefined();
     await first.svc.close();
-    first = null;
 
-    // The weather upstreams fail from now on; a new instance starts 7 hours later.
-    stub.fault("marine", { kind: "http500" });
-    stub.fault("forecast", { kind: "http500" });
-    const at7h = new Date(Date.parse(DEFAULT_NOW) + 7 * HOUR_MS).toISOString();
-    later = await instance(stub, redis.url, at7h);
-    const again = await later.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
-    expect({ status: again.status, freshness: again.body.data_quality.freshness }).toEqual({ status: 200, freshness: "aging" });
-    expect(again.body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
-    expect(again.body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+    // Every upstream is down from now on (the emulator is gone); instances start 7 and 30 hours
+    // later: the next UTC day, so even the daily satellite answer is from an earlier period.
+    await stub.close();
+    for (const [hours, freshness] of [
+      [7, "aging"],
+      [30, "stale"],
+    ] as const) {
+      const at = new Date(Date.parse(DEFAULT_NOW) + hours * HOUR_MS).toISOString();
+      const later = await instance(stub, redis.url, at);
+      const again = await later.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
+      expect({ hours, status: again.status, freshness: again.body.data_quality.freshness }).toEqual({ hours, status: 200, freshness });
+      expect(again.body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast", satelliteSource]));
+      expect(again.body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+      expect(again.body.data_quality.visibility_source).toBe("satellite");
+    }
+
+    // Past MAX_STALE nothing is served from Redis: in live mode that is a 503 with a problem.
+    const tooLate = new Date(Date.parse(DEFAULT_NOW) + MAX_STALE_MS + 2 * HOUR_MS).toISOString();
+    const expired = await (await instance(stub, redis.url, tooLate)).svc.json<{ code: string }>("/api/v1/conditions?spot=hanauma-bay");
+    expect({ status: expired.status, code: expired.body.code }).toEqual({ status: 503, code: "data_unavailable" });
 
     // Without Redis, the same restart has no last-good answer to give.
-    const alone = await instance(stub, null, at7h);
-    const lost = await alone.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
-    expect(lost.status === 200 ? lost.body.data_quality.freshness : lost.status).not.toBe("aging");
+    const alone = await instance(stub, null, new Date(Date.parse(DEFAULT_NOW) + 7 * HOUR_MS).toISOString());
+    const lost = await alone.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
+    expect(lost.status).toBe(503);
   }, 120_000);
+
+  it("CO-OPS saying it has no data for a station is remembered by every instance that waited on the fetch", async () => {
+    const redis = await redisServer();
+    const two: Instance[] = [];
+    const stub = await emulator(() => two[0]!.svc.clock.now());
+    for (let i = 0; i < 2; i++) two.push(await instance(stub, redis.url));
+    const [a, b] = two as [Instance, Instance];
+    stub.fault("coops", { kind: "coops-error" });
+    stub.delayMs = 1_000;
+    const spot = a.svc.ctx.catalog.spots.find((s) => coopsStationId(s.tide_station) !== null)!;
+    const start = a.svc.clock.now();
+    const end = new Date(start.getTime() + 24 * HOUR_MS);
+    const tides = (i: Instance) => i.svc.ctx.upstreams!.tides.coops.extremes(spot, start, end);
+    // A asks first and holds the lease; B waits for A's answer: "no data" for both.
+    const first = tides(a);
+    await expect.poll(() => stub.calls.coops, { timeout: 20_000 }).toBe(1);
+    const second = tides(b);
+    expect(await first).toBeNull();
+    expect(await second).toBeNull();
+    // Once the failure mark is gone, B still knows the station has nothing: it does not ask.
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    for (const key of await client.keys("oc:fail:*")) await client.del(key);
+    expect(await tides(b)).toBeNull();
+    expect(stub.calls.coops).toBe(1);
+  }, 60_000);
 
   it("a lease whose holder died mid-fetch is taken over once it expires, and the caller gets an answer", async () => {
     const redis = await redisServer();
@@ -154,7 +149,7 @@ describeWithRedis("several instances sharing one Redis", () => {
     cleanups.push(async () => void client.disconnect());
     for (const u of ["open-meteo-marine", "open-meteo-forecast"]) await client.set(`oc:lease:${u}:${spot.region.id}:${period}`, "dead-instance", "PX", 4000);
     const t0 = performance.now();
-    const got = await inst.svc.json<Freshness["body"]>("/api/v1/conditions?spot=hanauma-bay");
+    const got = await inst.svc.json<Conditions>("/api/v1/conditions?spot=hanauma-bay");
     const waited = performance.now() - t0;
     expect({ status: got.status, freshness: got.body.data_quality.freshness }).toEqual({ status: 200, freshness: "live" });
     expect(waited).toBeGreaterThan(3000); // it waited for the dead holder's lease…
@@ -162,19 +157,161 @@ describeWithRedis("several instances sharing one Redis", () => {
     expect(stub.calls.forecast).toBe(1);
   }, 120_000);
 
-  it("Redis stopped mid-run: answers keep coming from each instance's own fetches, and the log says so once", async () => {
-    const redis = await redisServer();
-    let inst: Instance | null = null;
-    const stub = await emulator(() => inst!.svc.clock.now());
-    inst = await instance(stub, redis.url);
-    expect((await inst.svc.json("/api/v1/conditions?spot=hanauma-bay")).status).toBe(200);
+  it("Redis stopped mid-run and started again: answers keep coming, the log says so once per change, and sharing resumes", async () => {
+    let redis = await redisServer();
+    const two: Instance[] = [];
+    const stub = await emulator(() => two[0]!.svc.clock.now());
+    // Each hour must download again (this test counts downloads, not model runs): with the run
+    // metadata unreadable, the hourly check falls back to a download.
+    stub.failMetadata = true;
+    for (let i = 0; i < 2; i++) two.push(await instance(stub, redis.url));
+    const [a, b] = two as [Instance, Instance];
+    const cat = a.svc.ctx.catalog;
+    const spot = cat.spot("hanauma-bay")!;
+    const both = (path: string) => Promise.all(two.map((i) => i.svc.json(path).then((r) => r.status)));
+    const logged = (i: Instance, text: string) => i.logs.filter((l) => l.includes(text)).length;
+    const atHour = (h: number) => two.forEach((i) => i.svc.clock.set(Date.parse(DEFAULT_NOW) + h * HOUR_MS));
+
+    // Shared: both instances ask at once, the emulator sees one weather request per upstream.
+    expect(await both("/api/v1/conditions?spot=hanauma-bay")).toEqual([200, 200]);
+    expect({ marine: stub.calls.marine, forecast: stub.calls.forecast }).toEqual({ marine: 1, forecast: 1 });
+
+    // Redis goes away: every spot still answers, from each instance's own fetches.
     await redis.stop();
-    await expect.poll(() => inst.svc.ctx.redis!.status !== "ready", { timeout: 20_000 }).toBe(true);
-    const cat = inst.svc.ctx.catalog;
-    const statuses = await Promise.all(cat.spots.map((s) => inst.svc.json(`/api/v1/conditions?spot=${s.id}`).then((r) => r.status)));
+    await expect.poll(() => two.every((i) => i.svc.ctx.redis!.status !== "ready"), { timeout: 20_000 }).toBe(true);
+    atHour(1);
+    const statuses = await Promise.all(cat.spots.map((s, n) => two[n % 2]!.svc.json(`/api/v1/conditions?spot=${s.id}`).then((r) => r.status)));
     expect(new Set(statuses)).toEqual(new Set([200]));
-    const down = inst.logs.filter((l) => l.includes("redis unavailable"));
-    expect(down).toHaveLength(1);
-    expect(down[0]).toContain("upstream answers");
-  }, 120_000);
+    // Each instance on its own now: asked at once, both fetch.
+    const before = stub.calls.marine;
+    atHour(2);
+    expect(await both("/api/v1/conditions?spot=hanauma-bay")).toEqual([200, 200]);
+    expect(stub.calls.marine - before).toBe(2);
+    for (const i of two) {
+      expect(logged(i, "redis unavailable")).toBe(1);
+      expect(i.logs.find((l) => l.includes("redis unavailable"))).toContain("upstream answers");
+    }
+
+    // Redis is back (empty, as after a restart): each instance says so once and shares again.
+    redis = await startRedis(redis.port);
+    cleanups.push(() => redis.stop());
+    await expect.poll(() => two.every((i) => i.svc.ctx.redis!.status === "ready"), { timeout: 30_000, interval: 200 }).toBe(true);
+    for (const i of two) {
+      expect(logged(i, "redis connected")).toBe(2); // at start, and now
+      expect(logged(i, "redis unavailable")).toBe(1); // the reconnection attempts while down were not logged
+    }
+    atHour(3);
+    const marine = stub.calls.marine;
+    const forecast = stub.calls.forecast;
+    expect(await both("/api/v1/conditions?spot=hanauma-bay")).toEqual([200, 200]);
+    expect({ marine: stub.calls.marine - marine, forecast: stub.calls.forecast - forecast }).toEqual({ marine: 1, forecast: 1 });
+    // The answer and the quota spend are in Redis for both.
+    const period = Date.parse(DEFAULT_NOW) + 3 * HOUR_MS;
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    expect(await client.exists(`oc:up:open-meteo-marine:${spot.region.id}:${period}`)).toBe(1);
+    const now = a.svc.clock.now().getTime();
+    const spent = await Promise.all(two.map((i) => i.svc.ctx.upstreams!.lanes["open-meteo"].opts.budget.spent("hour", now)));
+    expect(spent[0]).toBeGreaterThan(0);
+    expect(spent).toEqual([spent[0], spent[0]]);
+    expect(b.logs.filter((l) => l.includes('"level":50'))).toEqual([]);
+  }, 180_000);
+});
+
+describeWithRedis("upstream slots shared through Redis", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** A budget as one instance holds it, on its own Redis connection. */
+  const budget = (url: string, concurrency: number, ttlMs: number) => {
+    const r = new Redis(url);
+    cleanups.push(async () => void r.disconnect());
+    return new RedisUpstreamBudget(new RedisLink(r), "test-lane", concurrency, [], ttlMs);
+  };
+
+  it("a slot held past its lifetime, and handed from request to request, stays taken for the other instances", async () => {
+    const redis = await redisServer();
+    const TTL_MS = 2_000;
+    const mine = budget(redis.url, 1, TTL_MS);
+    const theirs = budget(redis.url, 1, TTL_MS);
+    const lane = new UpstreamLane("test-lane", { budget: mine, clock: systemClock, log: pino({ level: "silent" }) });
+    const first = await lane.acquire(callerTicket());
+    const next = lane.acquire(callerTicket());
+    // The first request's fetch runs longer than the slot's lifetime: its slot is still held.
+    await sleep(2 * TTL_MS);
+    expect(await theirs.tryTakeSlot()).toBeNull();
+    // Handed to the next local request, which runs as long again: still held, by that request.
+    await lane.release(first);
+    const second = await next;
+    expect(second).toBe(first);
+    await sleep(2 * TTL_MS);
+    expect(await theirs.tryTakeSlot()).toBeNull();
+    // Released: another instance takes it at once.
+    await lane.release(second);
+    const taken = await theirs.tryTakeSlot();
+    expect(taken).not.toBeNull();
+    await theirs.releaseSlot(taken!);
+    expect(mine.lostSlots).toBe(0);
+  }, 60_000);
+
+  it("a release frees the caller's own slot, not the newest one", async () => {
+    const redis = await redisServer();
+    const mine = budget(redis.url, 2, 60_000);
+    const a = (await mine.tryTakeSlot())!;
+    const b = (await mine.tryTakeSlot())!;
+    expect(await mine.tryTakeSlot()).toBeNull();
+    await mine.releaseSlot(a);
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    expect(await client.zrange("oc:slots:test-lane", 0, -1)).toEqual([b.id]);
+    // Releasing the same slot again frees nothing more.
+    await mine.releaseSlot(a);
+    expect(await client.zrange("oc:slots:test-lane", 0, -1)).toEqual([b.id]);
+    await mine.releaseSlot(b);
+    expect(await client.zcard("oc:slots:test-lane")).toBe(0);
+  }, 60_000);
+});
+
+describeWithRedis("waiting on another instance's fetch", () => {
+  it("the waiter is told when the holder's answer is stored, instead of polling Redis every 100 ms", async () => {
+    const redis = await redisServer();
+    const client = new Redis(redis.url);
+    cleanups.push(async () => void client.disconnect());
+    /** One instance's shared answers, on its own connections. */
+    const answers = async () => {
+      const r = new Redis(redis.url, { enableOfflineQueue: false });
+      cleanups.push(async () => void r.disconnect());
+      const wakeups = new Wakeups(r);
+      await new Promise((resolve) => r.once("ready", resolve));
+      return new SharedAnswers({ link: new RedisLink(r), wakeups, leaseMs: 30_000, maxStaleMs: HOUR_MS, now: () => new Date() });
+    };
+    const [holder, waiter] = [await answers(), await answers()];
+    const channel = "oc:done:test-upstream:g:0";
+    const subscribers = async () => ((await client.pubsub("NUMSUB", channel)) as [string, number])[1];
+    const mgets = async () => Number(/cmdstat_mget:calls=(\d+)/.exec(await client.info("commandstats"))?.[1] ?? 0);
+
+    let answer: (v: string) => void = () => {};
+    const fetched = new Promise<string>((resolve) => (answer = resolve));
+    let fetches = 0;
+    const holding = holder.load("test-upstream", "g", 0, HOUR_MS, () => (fetches++, fetched));
+    await expect.poll(() => client.exists("oc:lease:test-upstream:g:0"), { timeout: 10_000 }).toBe(1);
+    const waiting = waiter.load("test-upstream", "g", 0, HOUR_MS, () => (fetches++, Promise.resolve("fetched twice")));
+    await expect.poll(subscribers, { timeout: 10_000 }).toBe(1);
+    // Subscribed, the waiter looks at Redis about once a second (a holder may die unannounced), not
+    // every LEASE_POLL_MS: over 2 s, far fewer looks than the 20 polling would make.
+    const before = await mgets();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await mgets() - before).toBeLessThan(2_000 / LEASE_POLL_MS / 2);
+
+    // The holder announces its answer on the key's channel.
+    const listener = new Redis(redis.url);
+    cleanups.push(async () => void listener.disconnect());
+    const told = new Promise<string>((resolve) => listener.on("message", (_ch: string, msg: string) => resolve(msg)));
+    await listener.subscribe(channel);
+    answer("the holder's answer");
+    expect(await told).toBe("stored");
+    expect((await holding).value).toBe("the holder's answer");
+    expect((await waiting).value).toBe("the holder's answer");
+    expect(fetches).toBe(1);
+    // The waiter unsubscribed (the test's own listener is the one left).
+    await expect.poll(subscribers, { timeout: 10_000 }).toBe(1);
+  }, 60_000);
 });

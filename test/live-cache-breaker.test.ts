@@ -242,7 +242,8 @@ describe("upstream scheduler lane", () => {
   it("runs one request at a time and hands the slot to a waiting caller before refresh work", async () => {
     const l = lane(new FixedClock("2026-11-21T19:00:00Z"));
     const order: string[] = [];
-    await l.acquire({ priority: "caller" });
+    // One slot, handed from request to request.
+    const slot = await l.acquire({ priority: "caller" });
     const waiting = [
       l.acquire({ priority: "refresh" }).then(() => order.push("refresh-1")),
       l.acquire({ priority: "refresh" }).then(() => order.push("refresh-2")),
@@ -255,7 +256,7 @@ describe("upstream scheduler lane", () => {
     await new Promise((r) => setImmediate(r));
     expect(order).toEqual([]);
     for (let i = 0; i < 4; i++) {
-      await l.release();
+      await l.release(slot);
       await new Promise((r) => setImmediate(r));
     }
     await Promise.all(waiting);
@@ -265,9 +266,9 @@ describe("upstream scheduler lane", () => {
 
   it("never strands a waiter when the slot frees while it is joining the queue", async () => {
     const l = lane(new FixedClock("2026-11-21T19:00:00Z"));
-    await l.acquire({ priority: "caller" });
+    const first = await l.acquire({ priority: "caller" });
     const joining = l.acquire({ priority: "refresh" });
-    await l.release();
+    await l.release(first);
     await joining;
     expect(l.stats.running).toBe(1);
   });

@@ -139,9 +139,10 @@ export class UpstreamCache<V> {
 
   /**
    * For data no caller should wait on (a satellite observation days old): the newest answer at
-   * hand, if any, while the current period's is fetched behind callers' requests when due.
+   * hand, if any, while the current period's is fetched behind callers' requests when due. With
+   * nothing here (a fresh instance), the newest last-good in Redis is read back and kept.
    */
-  peek(group: string, load: Loader<V>): CacheEntry<V> | undefined {
+  async peek(group: string, load: Loader<V>): Promise<CacheEntry<V> | undefined> {
     const now = this.#opts.clock.now().getTime();
     const period = this.#period(now);
     this.#recent.set(group, { askedAt: now, load });
@@ -154,7 +155,7 @@ export class UpstreamCache<V> {
         this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "background fetch failed; keeping the last answer");
       });
     }
-    return this.latest(group);
+    return this.latest(group) ?? (await this.#sharedLatest(group, period, now));
   }
 
   /** The newest answer for a group up to the current period, if not too old to serve. */

@@ -143,8 +143,8 @@ export class ErddapKd490Source implements Source {
     return 128 + b.readings.size * 96;
   }
 
-  hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
-    const entry = this.deps.cache.peek(spot.region.id, (ticket) => this.#load(spot.region, ticket));
+  async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
+    const entry = await this.deps.cache.peek(spot.region.id, (ticket) => this.#load(spot.region, ticket));
     const hours = Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS));
     const out = emptyInputs(start, hours);
     const r = entry?.value.readings.get(spot.id);
@@ -153,7 +153,7 @@ export class ErddapKd490Source implements Source {
       out.origins.push(origin);
       out.satellite = { kd490: r.kd490, observedAt: new Date(r.observedAt), pixels: r.pixels, origin };
     }
-    return Promise.resolve(out);
+    return out;
   }
 
   /** Never null: nobody waits on ERDDAP, so an answer changes only when a new batch arrives. */

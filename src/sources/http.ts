@@ -103,7 +103,7 @@ export class UpstreamClient {
     };
     for (let attempt = 0; ; attempt++) {
       await quotaSpent();
-      await lane.acquire(ticket);
+      const slot = await lane.acquire(ticket);
       let result: CallResult<T>;
       const started = performance.now();
       try {
@@ -116,7 +116,7 @@ export class UpstreamClient {
         if (attempt === 0) await lane.spend(weight);
         result = await this.#call(url, parse, how.refusal);
       } finally {
-        await lane.release();
+        await lane.release(slot);
       }
       const where = { upstream: this.upstream, host: url.host, path: url.pathname, ms: Math.round(performance.now() - started) };
       if (result.ok) {

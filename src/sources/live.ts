@@ -16,7 +16,7 @@ import { FRESHNESS_LEVELS } from "./freshness.js";
 import { ModelRunWatch } from "./model-runs.js";
 import { FORECAST, MARINE, OpenMeteoSource, type OpenMeteoBatch } from "./open-meteo.js";
 import { MemoryUpstreamBudget, RefreshGovernor, UpstreamLane, type QuotaWindow, type UpstreamBudget } from "./scheduler.js";
-import { LEASE_MARGIN_MS, RedisLink, RedisUpstreamBudget, SharedAnswers } from "./shared.js";
+import { LEASE_MARGIN_MS, RedisLink, RedisUpstreamBudget, SharedAnswers, Wakeups } from "./shared.js";
 import type { Redis } from "ioredis";
 import type { HarmonicTideSource } from "./tides.js";
 import type { Source, TideEvent } from "./types.js";
@@ -98,6 +98,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
     ] as const
   ).filter((w) => w.limit > 0);
   const link = redis ? new RedisLink(redis) : null;
+  const wakeups = redis ? new Wakeups(redis) : null;
   // A lease (and a shared slot) outlives the longest fetch; a crashed holder's is taken over after it.
   const leaseMs = (name: UpstreamName) => (name === "erddap" ? u.erddapTimeoutMs : u.timeoutMs) + LEASE_MARGIN_MS;
   const budget = (name: string, concurrency: number, windows: QuotaWindow[]): UpstreamBudget =>
@@ -146,7 +147,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
       recentMs: RECENT_MS,
       retryFailedAfterMs,
       canCall: () => breakers[name].wouldAllow() && !laneOf[name].paused(),
-      shared: link ? new SharedAnswers({ link, leaseMs: leaseMs(name), maxStaleMs: MAX_STALE_MS, now: () => clock.now() }) : null,
+      shared: link ? new SharedAnswers({ link, wakeups, leaseMs: leaseMs(name), maxStaleMs: MAX_STALE_MS, now: () => clock.now() }) : null,
       log: ulog,
     });
 

@@ -36,6 +36,14 @@ export function windowReset(id: QuotaWindowId, t: number): number {
   return (Math.floor(t / WINDOW_MS[id]) + 1) * WINDOW_MS[id];
 }
 
+/**
+ * One running slot, from the acquisition that took it to the release that frees it. A lane hands
+ * the same slot from one local request to the next; the budget keeps it alive all along.
+ */
+export interface SlotHandle {
+  readonly id: string;
+}
+
 /** Concurrency and quota state of one upstream, as a lane needs it. */
 export interface UpstreamBudget {
   /**
@@ -44,8 +52,11 @@ export interface UpstreamBudget {
    */
   readonly sharedPollMs?: number;
   /** Takes a running slot if one is free. */
-  tryTakeSlot(): Promise<boolean>;
-  releaseSlot(): Promise<void>;
+  tryTakeSlot(): Promise<SlotHandle | null>;
+  /** The slot goes on to another request of this process: it must not expire under it. */
+  renewSlot(slot: SlotHandle): Promise<void>;
+  /** Frees this slot (a slot released twice is freed once). */
+  releaseSlot(slot: SlotHandle): Promise<void>;
   /** Epoch ms before which `weight` more calls would overrun a window or a block; 0 when they may go now. */
   blockedUntil(weight: number, now: number): Promise<number>;
   /** Records calls sent. */
@@ -58,7 +69,8 @@ export interface UpstreamBudget {
 
 /** The budget of one process. */
 export class MemoryUpstreamBudget implements UpstreamBudget {
-  #running = 0;
+  readonly #held = new Set<SlotHandle>();
+  #n = 0;
   #blockedUntil = 0;
   readonly #spent = new Map<QuotaWindowId, { start: number; calls: number }>();
 
@@ -67,14 +79,19 @@ export class MemoryUpstreamBudget implements UpstreamBudget {
     readonly windows: readonly QuotaWindow[],
   ) {}
 
-  tryTakeSlot(): Promise<boolean> {
-    if (this.#running >= this.concurrency) return Promise.resolve(false);
-    this.#running++;
-    return Promise.resolve(true);
+  tryTakeSlot(): Promise<SlotHandle | null> {
+    if (this.#held.size >= this.concurrency) return Promise.resolve(null);
+    const slot = { id: `local:${++this.#n}` };
+    this.#held.add(slot);
+    return Promise.resolve(slot);
   }
 
-  releaseSlot(): Promise<void> {
-    this.#running = Math.max(0, this.#running - 1);
+  renewSlot(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  releaseSlot(slot: SlotHandle): Promise<void> {
+    this.#held.delete(slot);
     return Promise.resolve();
   }
 
@@ -107,6 +124,11 @@ export class MemoryUpstreamBudget implements UpstreamBudget {
   }
 }
 
+interface Waiter {
+  ticket: Ticket;
+  resolve: (slot: SlotHandle) => void;
+}
+
 export interface LaneOptions {
   budget: UpstreamBudget;
   clock: Clock;
@@ -115,7 +137,7 @@ export interface LaneOptions {
 
 /** One upstream's queue: slots handed out by priority, callers first, first come first served within. */
 export class UpstreamLane {
-  readonly #waiting: { ticket: Ticket; resolve: () => void }[] = [];
+  readonly #waiting: Waiter[] = [];
   // The latest block seen, for synchronous "may we call now?" checks (cache revisions).
   #pausedUntil = 0;
   /** Requests sent, and the most running at once (for tests and the bench). */
@@ -138,58 +160,67 @@ export class UpstreamLane {
     return this.#pausedUntil > this.opts.clock.now().getTime();
   }
 
-  /** Waits for a running slot. */
-  async acquire(ticket: Ticket): Promise<void> {
-    if (!(await this.opts.budget.tryTakeSlot())) {
-      const waiter = { ticket, resolve: () => {} };
-      const handed = new Promise<void>((resolve) => (waiter.resolve = resolve));
+  /** Waits for a running slot; the caller gives it back with `release(slot)`. */
+  async acquire(ticket: Ticket): Promise<SlotHandle> {
+    const budget = this.opts.budget;
+    let slot = await budget.tryTakeSlot();
+    if (!slot) {
+      const waiter: Waiter = { ticket, resolve: () => {} };
+      const handed = new Promise<SlotHandle>((resolve) => (waiter.resolve = resolve));
       this.#waiting.push(waiter);
       this.stats.queuedMax = Math.max(this.stats.queuedMax, this.#waiting.length);
       // A slot freed while the budget was being asked had no waiter to go to: take it now.
-      if (await this.opts.budget.tryTakeSlot()) {
-        const i = this.#waiting.indexOf(waiter);
-        if (i >= 0) this.#waiting.splice(i, 1);
-        else await this.opts.budget.releaseSlot(); // handed one meanwhile: keep that, free this
-      } else if (this.opts.budget.sharedPollMs) {
-        await Promise.race([handed, this.#poll(waiter, this.opts.budget.sharedPollMs)]);
-      } else {
-        await handed;
+      const freed = await budget.tryTakeSlot();
+      if (freed) {
+        if (!this.#leave(waiter, freed)) await budget.releaseSlot(freed); // handed one meanwhile: keep that, free this
+      } else if (budget.sharedPollMs) {
+        void this.#poll(waiter, budget.sharedPollMs);
       }
+      slot = await handed;
     }
     this.stats.sent++;
     this.stats.running++;
     this.stats.maxRunning = Math.max(this.stats.maxRunning, this.stats.running);
+    return slot;
+  }
+
+  /** Takes a waiter out of the queue with the slot it got; false if a release handed it one first. */
+  #leave(waiter: Waiter, slot: SlotHandle): boolean {
+    const i = this.#waiting.indexOf(waiter);
+    if (i < 0) return false;
+    this.#waiting.splice(i, 1);
+    waiter.resolve(slot);
+    return true;
   }
 
   /** Asks a shared budget for a slot until one is free or a local release hands this waiter one. */
-  async #poll(waiter: { ticket: Ticket; resolve: () => void }, everyMs: number): Promise<void> {
+  async #poll(waiter: Waiter, everyMs: number): Promise<void> {
     while (this.#waiting.includes(waiter)) {
       await new Promise((resolve) => setTimeout(resolve, everyMs));
       if (!this.#waiting.includes(waiter)) return;
-      if (await this.opts.budget.tryTakeSlot()) {
-        const i = this.#waiting.indexOf(waiter);
-        if (i >= 0) {
-          this.#waiting.splice(i, 1);
-          waiter.resolve();
-        } else {
-          await this.opts.budget.releaseSlot(); // handed one meanwhile: keep that, free this
-        }
+      const slot = await this.opts.budget.tryTakeSlot();
+      if (slot) {
+        if (!this.#leave(waiter, slot)) await this.opts.budget.releaseSlot(slot);
         return;
       }
     }
   }
 
-  /** Hands the slot to the next waiter (callers first) or frees it. */
-  async release(): Promise<void> {
+  /**
+   * Hands the slot to the next waiter (callers first), renewing it so that a chain of hand-overs
+   * never outlives a shared slot's expiry, or frees it.
+   */
+  async release(slot: SlotHandle): Promise<void> {
     this.stats.running--;
     let i = this.#waiting.findIndex((w) => w.ticket.priority === "caller");
     if (i < 0 && this.#waiting.length > 0) i = 0;
     if (i >= 0) {
       const [next] = this.#waiting.splice(i, 1);
-      next!.resolve();
+      await this.opts.budget.renewSlot(slot);
+      next!.resolve(slot);
       return;
     }
-    await this.opts.budget.releaseSlot();
+    await this.opts.budget.releaseSlot(slot);
   }
 
   spend(weight: number): Promise<void> {

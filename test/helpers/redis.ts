@@ -12,11 +12,13 @@ export const describeWithRedis = available || process.env.CI ? describe : descri
 
 export interface RedisServer {
   url: string;
+  port: number;
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** A fresh, empty redis-server; on `port` when given (a restart where clients expect it). */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const proc: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
@@ -30,6 +32,7 @@ export async function startRedis(): Promise<RedisServer> {
   });
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     stop: () =>
       new Promise<void>((resolve) => {
         if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
