@@ -1,8 +1,8 @@
-// Caribbean coverage (Grand Cayman's north-coast and East End additions, …) through the real HTTP
-// server: each new spot answers conditions offline from its region's seasonal norms and real tides,
-// and live from the upstream emulator; the Cayman spear-gun licensing closes every spot to
-// spearfishing; the shallow lagoon spots are snorkel-only; a point across the sea names the right
-// nearest spot.
+// Caribbean coverage (St. John & St. Thomas in the US Virgin Islands, Grand Cayman's north-coast and
+// East End additions) through the real HTTP server: each new spot answers conditions offline from its
+// region's seasonal norms and real tides, and live from the upstream emulator; the National Park and
+// the Cayman spear-gun licensing close the right spots to spearfishing; the shallow lagoon spots are
+// snorkel-only; a point across the sea names the right nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
@@ -10,6 +10,10 @@ import { RecommendationSchema, type RecommendationJson } from "../src/schemas/de
 import { liveRuns } from "./helpers/live.js";
 import { startService, type TestService } from "./helpers/service.js";
 
+const USVI = "us-vi-st-john-st-thomas";
+const NPS = "Virgin Islands National Park (St. John waters)";
+/** St. John spots in National Park waters (Caneel Bay is excluded first for its boat traffic). */
+const USVI_PARK = ["trunk-bay", "hawksnest-bay", "cinnamon-bay", "francis-bay", "waterlemon-cay", "great-lameshur-bay"] as const;
 const CAYMAN = "ky-gc-grand-cayman";
 const CAYMAN_LICENSING = "Cayman Islands waters (spear gun licensing)";
 /** The spots added to Grand Cayman here: three shore snorkels behind the north-coast reef and an East End wall. */
@@ -18,6 +22,8 @@ const CAYMAN_SNORKEL_ONLY = ["rum-point-coral-gardens", "rum-point-shore-drift",
 
 /** One spot per region (or per addition) of this slice, with its tide station and IANA zone. */
 const SPOTS = [
+  { region: USVI, spot: "waterlemon-cay", station: "noaa/9751309", timezone: "America/St_Thomas" },
+  { region: USVI, spot: "great-lameshur-bay", station: "noaa/9751381", timezone: "America/St_Thomas" },
   { region: CAYMAN, spot: "rum-point-coral-gardens", station: "noaa/TEC4707", timezone: "America/Cayman" },
   { region: CAYMAN, spot: "lighthouse-wall", station: "noaa/TEC4707", timezone: "America/Cayman" },
 ] as const;
@@ -42,6 +48,19 @@ const rec = async (qs: string) => {
 };
 
 describe("the published catalogue", () => {
+  it("lists St. John & St. Thomas with its 10 spots, published conditions_only until calibrated", async () => {
+    const shipped = await startService({ catalog: Catalog.load() });
+    try {
+      const { status, body } = await shipped.json<{ regions: { id: string; name: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
+      expect(status).toBe(200);
+      const r = body.regions.find((x) => x.id === USVI)!;
+      expect(r).toMatchObject({ name: "St. John & St. Thomas (US Virgin Islands)", decision_support: "conditions_only", spot_count: 10 });
+      expect(r.spots.map((s) => s.id)).toEqual(expect.arrayContaining([...USVI_PARK, "caneel-bay", "haulover-bay", "christmas-cove", "magens-bay"]));
+    } finally {
+      await shipped.close();
+    }
+  });
+
   it("lists Grand Cayman with its 12 spots, the new ones among them, still conditions_only", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
@@ -115,6 +134,24 @@ describe("Grand Cayman's shallow north-coast spots", () => {
   });
 });
 
+describe("spearfishing in St. John & St. Thomas", () => {
+  it("excludes the National Park bays, the busy anchorages and the swimming beach, and leaves Haulover Bay to pick", async () => {
+    const body = await rec(`activity=spearfish&region=${USVI}&limit=5`);
+    const excluded = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
+    for (const id of USVI_PARK) {
+      expect(excluded.get(id)?.reason, id).toBe("closed_to_spearfishing");
+      expect(excluded.get(id)!.areas).toEqual([NPS]);
+    }
+    expect(excluded.get("caneel-bay")?.reason).toBe("unsuited_hazard");
+    expect(excluded.get("christmas-cove")?.reason).toBe("unsuited_hazard");
+    expect(excluded.get("magens-bay")?.reason).toBe("unsuited_use");
+    expect(excluded.size).toBe(9);
+    expect(body.picks.map((p) => p.spot.id)).toEqual(["haulover-bay"]);
+    // Not in a listed area, so the user is told to check the rules themselves.
+    expect(body.picks[0]!.caveats.map((c) => c.code)).toContain("verify_fishing_rules");
+  });
+});
+
 describe("spearfishing around Grand Cayman", () => {
   it("excludes every spot, the new ones by the spear-gun licensing closure", async () => {
     const body = await rec(`activity=spearfish&region=${CAYMAN}&limit=5`);
@@ -129,6 +166,16 @@ describe("spearfishing around Grand Cayman", () => {
 });
 
 describe("not_covered across the sea", () => {
+  it("names Haulover Bay, St. John's easternmost spot, for a point in the Anegada Passage north of Anguilla", async () => {
+    const body = await rec("activity=snorkel&lat=18.6&lon=-63.0");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "haulover-bay" }, region: { id: USVI } });
+    // ~1.7° of longitude west and ~0.25° of latitude south: about 179 km.
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(165);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(195);
+  });
+
+
   it("names Rum Point, on Grand Cayman's north coast, for a point off Cienfuegos on Cuba's south coast", async () => {
     const body = await rec("activity=snorkel&lat=21.8&lon=-80.5");
     expect(body.status).toBe("not_covered");
