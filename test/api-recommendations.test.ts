@@ -251,8 +251,8 @@ describe("destinations and statuses", () => {
     expect(body.picks).toEqual([]);
     expect(body.coverage.status).toBe("not_covered");
     expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: expect.any(String) }, region: { id: expect.any(String) }, distance_km: expect.any(Number) });
-    // Miami: Grand Cayman (Stingray City, ~700 km) is nearer than Cozumel (~900 km).
-    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "stingray-city" }, region: { id: "ky-gc-grand-cayman" } });
+    // Miami: Grand Cayman's north coast (Rum Point, ~720 km) is nearer than Cozumel (~900 km).
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "rum-point-coral-gardens" }, region: { id: "ky-gc-grand-cayman" } });
     expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(650);
     expect(body.message).toMatch(/nearest covered spot is/);
   });
