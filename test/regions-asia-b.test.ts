@@ -1,7 +1,8 @@
-// The Indo-Pacific regions (Phi Phi & Ko Lanta in Thailand's Andaman Sea, …), through the real HTTP
-// server: each answers conditions offline from its seasonal norms and live from the stub upstreams,
-// national-park spearfishing closures exclude the right spots, and a point across an ocean names the
-// right nearest spot.
+// The Indo-Pacific regions (Phi Phi & Ko Lanta in Thailand's Andaman Sea, Komodo National Park in
+// Indonesia), through the real HTTP server: each answers conditions offline from its seasonal norms
+// and live from the stub upstreams, national-park spearfishing closures exclude the right spots, a
+// spot beyond 100 km of any tide station answers without a tide, and a point across an ocean names
+// the right nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
@@ -12,6 +13,7 @@ import { startService, type TestService } from "./helpers/service.js";
 /** One representative spot per region, with its tide station and IANA zone. */
 const REGIONS = [
   { region: "th-81-phi-phi-lanta", spot: "loh-dalum-bay", station: "ticon/ko_taphao_noi-148a-tha-uhslc_rq", timezone: "Asia/Bangkok" },
+  { region: "id-nt-komodo", spot: "pink-beach-komodo", station: "ticon/waikelo-418-idn-uhslc_fd", timezone: "Asia/Makassar" },
 ] as const;
 
 let svc: TestService;
@@ -80,6 +82,31 @@ describe.each(REGIONS)("$region", ({ region, spot, station, timezone }) => {
   });
 });
 
+describe("Komodo's northern sites, more than 100 km from any tide station", () => {
+  it("answer from seasonal norms with no tide and no tide credit, and say why", async () => {
+    const body = await conditions("spot=crystal-rock");
+    expect(body.spot).toMatchObject({ id: "crystal-rock", region: { id: "id-nt-komodo" }, timezone: "Asia/Makassar" });
+    expect(body.sources).toContain("climatology:id-nt-komodo");
+    expect(body.sources.filter((s) => s.startsWith("tide-harmonics:"))).toEqual([]);
+    expect(body.tide_events).toEqual([]);
+    expect(body.periods.every((p) => p.tide_state === null && p.tide_height_ft === null)).toBe(true);
+    expect(body.data_credits.map((c) => c.provider).join(" ")).not.toMatch(/tide/i);
+    for (const p of body.periods) expect(p.visibility_ft).toBeGreaterThan(0);
+  });
+});
+
+describe("spearfishing in Komodo National Park", () => {
+  it("excludes every Komodo spot, naming the park", async () => {
+    const body = await rec("activity=spearfish&region=id-nt-komodo&limit=5");
+    expect(body.picks).toEqual([]);
+    expect(body.considered.excluded).toHaveLength(8);
+    for (const e of body.considered.excluded) {
+      expect(e.reason, e.spot.id).toBe("closed_to_spearfishing");
+      expect(e.areas).toEqual(["Komodo National Park"]);
+    }
+  });
+});
+
 describe("spearfishing in the Krabi marine national parks", () => {
   it("excludes every park spot by its park and Kantiang Bay as a swimming beach, leaving nothing to pick", async () => {
     const body = await rec("activity=spearfish&region=th-81-phi-phi-lanta&limit=5");
@@ -113,5 +140,14 @@ describe("not_covered across an ocean", () => {
     // ~3.3° of longitude east and ~1.15° of latitude north: about 390 km (Maya Bay is ~405 km).
     expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(370);
     expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(400);
+  });
+
+  it("names Padar, Komodo's southernmost site, for a point in the Indian Ocean south of Sumba", async () => {
+    const body = await rec("activity=snorkel&lat=-11.0&lon=119.5");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "padar-beach" }, region: { id: "id-nt-komodo" } });
+    // ~2.34° of latitude due south: about 260 km (Pink Beach is ~266 km).
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(245);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(275);
   });
 });
