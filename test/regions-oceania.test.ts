@@ -1,7 +1,8 @@
-// The Australia / Oceania regions (Northland's east coast in New Zealand), through the real HTTP
-// server: each answers conditions offline from its seasonal norms and live from the stub upstreams,
-// spearfishing closures (the Poor Knights marine reserve, the Deep Water Cove rāhui) exclude the
-// right spots, and a point across the Pacific names the right nearest spot.
+// The Australia / Oceania regions (Northland's east coast in New Zealand, Guam), through the real
+// HTTP server: each answers conditions offline from its seasonal norms and live from the stub
+// upstreams, spearfishing closures (the Poor Knights marine reserve, the Deep Water Cove rāhui,
+// Guam's marine preserves) exclude the right spots, and a point across the Pacific names the right
+// nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
@@ -19,6 +20,15 @@ const REGIONS = [
     minSpots: 10,
     // Southern-hemisphere temperate water: about 15 °C in winter, 21 °C in late summer.
     waterC: { min: 14, max: 23 },
+  },
+  {
+    region: "us-gu-guam",
+    spot: "piti-bomb-holes",
+    station: "noaa/1630000",
+    timezone: "Pacific/Guam",
+    minSpots: 9,
+    // Tropical: 82–86 °F all year.
+    waterC: { min: 27, max: 31 },
   },
 ] as const;
 
@@ -117,6 +127,26 @@ describe("spearfishing on Northland's east coast", () => {
     expect(body.considered.excluded.find((e) => e.spot.id === "blue-maomao-arch")).toBeUndefined();
     // Wrecks whose tops are 14 m and more down are too deep to see from the surface.
     expect(body.considered.excluded.find((e) => e.spot.id === "hmnzs-canterbury")!.reason).toBe("unsuited_depth");
+  });
+});
+
+describe("spearfishing on Guam", () => {
+  it("excludes the Tumon and Piti marine preserves and the harbour wrecks, and flags the scuba ban on every pick", async () => {
+    const body = await rec("activity=spearfish&region=us-gu-guam&limit=5");
+    const excluded = body.considered.excluded;
+    const closed = excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(["gun-beach", "piti-bomb-holes", "tumon-bay"]);
+    expect(closed.find((e) => e.spot.id === "piti-bomb-holes")!.areas).toEqual(["Piti Bomb Holes Marine Preserve"]);
+    for (const id of ["gun-beach", "tumon-bay"]) expect(closed.find((e) => e.spot.id === id)!.areas).toEqual(["Tumon Bay Marine Preserve"]);
+    // The wrecks lie beside the commercial port's shipping channel.
+    expect(excluded.find((e) => e.spot.id === "tokai-maru-cormoran")!.reason).toBe("unsuited_hazard");
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      expect(["gun-beach", "piti-bomb-holes", "tumon-bay", "tokai-maru-cormoran"]).not.toContain(p.spot.id);
+      const rule = p.caveats.find((c) => c.code === "regulated_area" && /Guam waters/.test(c.message));
+      expect(rule, p.spot.id).toBeDefined();
+      expect(rule!.message).toMatch(/scuba/);
+    }
   });
 });
 
