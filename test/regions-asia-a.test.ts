@@ -1,4 +1,4 @@
-// Okinawa (and the second Indo-Pacific region of this slice), through the real HTTP server: each
+// Okinawa and Cebu & Bohol, through the real HTTP server: each
 // answers conditions offline from its seasonal norms and real tides and live from the upstream
 // emulator, spearfishing rules and closures land on the right spots, and a point across the sea
 // names the right nearest covered spot.
@@ -12,6 +12,7 @@ import { startService, type TestService } from "./helpers/service.js";
 /** One representative spot per region of this slice, with its tide station and IANA zone. */
 const REGIONS = [
   { region: "jp-47-okinawa", spot: "zamami-island", station: "ticon/naha-ma44-jpn-jodc_jma", timezone: "Asia/Tokyo", minSpots: 10, minWaterC: 20 },
+  { region: "ph-07-cebu-bohol", spot: "cabilao-island", station: "ticon/cebu-379a-phl-uhslc_rq", timezone: "Asia/Manila", minSpots: 7, minWaterC: 25 },
 ] as const;
 
 const OKINAWA_SPOTS = [
@@ -109,6 +110,29 @@ describe("spearfishing in Okinawa", () => {
       const inPark = rules.some((m) => /Keramashoto National Park/.test(m));
       expect(inPark, p.spot.id).toBe(!["cape-manzamo", "minna-island"].includes(p.spot.id));
     }
+  });
+});
+
+describe("spearfishing in Cebu & Bohol", () => {
+  it("excludes the Pescador, Sumilon and Balicasag sanctuaries and quotes the reserve rules at Cabilao and Pamilacan", async () => {
+    const body = await rec("activity=spearfish&region=ph-07-cebu-bohol&limit=5");
+    const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(["balicasag-black-forest", "pescador-island-northeast", "pescador-island-south", "sumilon-island"]);
+    expect(closed.find((e) => e.spot.id === "sumilon-island")!.areas).toEqual(["Sumilon Island Marine Reserve (Oslob)"]);
+    expect(closed.find((e) => e.spot.id === "pescador-island-south")!.areas).toEqual(["Pescador Island Marine Park (Moalboal)"]);
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["cabilao-island", "cervera-shoal", "pamilacan-island"]);
+    const rules = (id: string) => body.picks.find((p) => p.spot.id === id)!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+    expect(rules("cabilao-island")).toMatch(/Cabilao Island marine reserve/);
+    expect(rules("pamilacan-island")).toMatch(/Pamilacan Island marine sanctuary/);
+    expect(rules("cervera-shoal")).not.toMatch(/marine (reserve|sanctuary)/);
+  });
+
+  it("answers Sumilon without a tide: no station lies within 100 km", async () => {
+    const body = await conditions("spot=sumilon-island");
+    expect(body.spot.region.id).toBe("ph-07-cebu-bohol");
+    expect(body.tide_events).toEqual([]);
+    expect(body.sources.filter((s) => s.startsWith("tide-harmonics:"))).toEqual([]);
+    for (const p of body.periods) expect(p.tide_state).toBeNull();
   });
 });
 
