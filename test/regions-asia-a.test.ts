@@ -11,12 +11,13 @@ import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per region of this slice, with its tide station and IANA zone. */
 const REGIONS = [
-  { region: "jp-47-okinawa", spot: "zamami-island", station: "ticon/naha-ma44-jpn-jodc_jma", timezone: "Asia/Tokyo", minSpots: 10, minWaterC: 20 },
+  { region: "jp-47-okinawa", spot: "zamami-island", station: "ticon/naha-ma44-jpn-jodc_jma", timezone: "Asia/Tokyo", minSpots: 12, minWaterC: 20 },
   { region: "ph-07-cebu-bohol", spot: "cabilao-island", station: "ticon/cebu-379a-phl-uhslc_rq", timezone: "Asia/Manila", minSpots: 7, minWaterC: 25 },
 ] as const;
 
 const OKINAWA_SPOTS = [
   "blue-cave-cape-maeda",
+  "cape-zanpa",
   "cape-manzamo",
   "sesoko-beach",
   "minna-island",
@@ -24,6 +25,7 @@ const OKINAWA_SPOTS = [
   "zamami-island",
   "aka-island",
   "gahi-island",
+  "amuro-island",
   "hanari-island-aharen",
   "kuroshima-tokashiki",
 ];
@@ -108,7 +110,7 @@ describe("spearfishing in Okinawa", () => {
       const rules = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message);
       expect(rules.some((m) => /Okinawa Prefecture waters/.test(m) && /Spear guns and diving apparatus are banned/.test(m)), p.spot.id).toBe(true);
       const inPark = rules.some((m) => /Keramashoto National Park/.test(m));
-      expect(inPark, p.spot.id).toBe(!["cape-manzamo", "minna-island"].includes(p.spot.id));
+      expect(inPark, p.spot.id).toBe(!["cape-manzamo", "cape-zanpa", "minna-island"].includes(p.spot.id));
     }
   });
 });
