@@ -135,6 +135,9 @@ describe("spearfishing in Cebu & Bohol", () => {
     expect(body.tide_events).toEqual([]);
     expect(body.sources.filter((s) => s.startsWith("tide-harmonics:"))).toEqual([]);
     for (const p of body.periods) expect(p.tide_state).toBeNull();
+    const coverage = await svc.json<{ notes: string[] }>("/api/v1/coverage");
+    const note = coverage.body.notes.find((n) => n.startsWith("No tide station"));
+    expect(note).toContain("Cebu & Bohol: Moalboal, Panglao & the Bohol Sea (1 of 7 spots)");
   });
 });
 
