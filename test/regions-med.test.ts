@@ -1,4 +1,4 @@
-// The Mediterranean regions (Malta & Gozo grown to eleven spots, …), through the real HTTP server:
+// The Mediterranean regions (Malta & Gozo grown to eleven spots, the Costa Brava, …), through the real HTTP server:
 // each answers conditions offline from its seasonal norms and live from the stub upstreams, tides
 // are real where a station is near and null where none is, spearfishing exclusions land on the
 // right spots, and a point across the sea is told its nearest covered spot.
@@ -12,6 +12,7 @@ import { startService, type TestService } from "./helpers/service.js";
 /** One spot per region of this slice, with its tide station (null: none within reach) and IANA zone. */
 const MED_REGIONS = [
   { region: "mt-30-malta-gozo", spot: "imperial-eagle", station: null, timezone: "Europe/Malta", minSpots: 11 },
+  { region: "es-ct-costa-brava", spot: "medes-islands", station: "ticon/port_vendres-75-fra-refmar", timezone: "Europe/Madrid", minSpots: 8 },
 ] as const;
 
 let svc: TestService;
@@ -118,5 +119,48 @@ describe("Malta & Gozo at eleven spots", () => {
     // ~2.88° of latitude north and ~1.22° of longitude east: about 340 km.
     expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(310);
     expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(370);
+  });
+});
+
+describe("Costa Brava", () => {
+  it("takes its tide from Port Vendres across the French border, a Mediterranean tide of a few centimetres", async () => {
+    const body = await conditions("spot=cap-de-creus");
+    expect(body.sources).toContain("tide-harmonics:ticon/port_vendres-75-fra-refmar");
+    const heights = body.tide_events.map((e) => e.height_ft).filter((h): h is number => h !== null);
+    expect(heights.length).toBeGreaterThan(10);
+    // Station datums: mean higher high water to mean lower low water is about 0.19 m (0.6 ft).
+    const range = Math.max(...heights) - Math.min(...heights);
+    expect(range).toBeGreaterThan(0.1);
+    expect(range).toBeLessThan(1.5);
+    expect(body.data_credits.map((c) => c.provider).join(" ")).toMatch(/TICON|Port Vendres|REFMAR/i);
+  });
+
+  it("closes the Medes reserve and the Cap de Creus park to spearfishing and keeps spearos out of the crowded coves", async () => {
+    const body = await rec("activity=spearfish&region=es-ct-costa-brava&limit=5");
+    const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(["cap-de-creus", "cap-norfeu", "medes-islands"]);
+    expect(closed.find((e) => e.spot.id === "medes-islands")!.areas).toEqual(["Illes Medes marine reserve (Parc Natural del Montgrí, les Illes Medes i el Baix Ter)"]);
+    expect(closed.find((e) => e.spot.id === "cap-norfeu")!.areas).toEqual(["Cap de Creus Natural Park (marine part and partial reserves)"]);
+    const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
+    for (const cove of ["aiguablava", "cala-montgo", "tossa-de-mar"]) expect(excluded[cove], cove).toBe("unsuited_hazard");
+    // The Formigues (reserve plan dropped) and the Ullastres stay open.
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["els-ullastres", "illes-formigues"]);
+  });
+
+  it("tells divers about the Medes diving permit and tax", async () => {
+    // A 5 km radius round L'Estartit holds only the Medes (Cala Montgó is ~12 km away).
+    const body = await rec("activity=dive&lat=42.05&lon=3.2&radius_km=5&limit=1");
+    expect(body.picks.map((p) => p.spot.id)).toEqual(["medes-islands"]);
+    const permit = body.picks[0]!.caveats.find((c) => /diving tax/.test(c.message));
+    expect(permit, JSON.stringify(body.picks[0]!.caveats)).toBeDefined();
+  });
+
+  it("names Tossa de Mar, the southernmost Costa Brava spot, for a point off Menorca across the Balearic Sea", async () => {
+    const body = await rec("activity=snorkel&lat=40.1&lon=3.9");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "tossa-de-mar" }, region: { id: "es-ct-costa-brava" } });
+    // ~1.6° of latitude north and ~1° of longitude west: about 197 km (the Formigues are ~205 km).
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(185);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(203);
   });
 });
