@@ -1,4 +1,4 @@
-// The Mediterranean regions (Malta & Gozo grown to eleven spots, the Costa Brava, …), through the real HTTP server:
+// The Mediterranean regions (Malta & Gozo grown to eleven spots, the Costa Brava, Gran Canaria), through the real HTTP server:
 // each answers conditions offline from its seasonal norms and live from the stub upstreams, tides
 // are real where a station is near and null where none is, spearfishing exclusions land on the
 // right spots, and a point across the sea is told its nearest covered spot.
@@ -13,6 +13,7 @@ import { startService, type TestService } from "./helpers/service.js";
 const MED_REGIONS = [
   { region: "mt-30-malta-gozo", spot: "imperial-eagle", station: null, timezone: "Europe/Malta", minSpots: 11 },
   { region: "es-ct-costa-brava", spot: "medes-islands", station: "ticon/port_vendres-75-fra-refmar", timezone: "Europe/Madrid", minSpots: 8 },
+  { region: "es-cn-gran-canaria", spot: "el-cabron", station: "ticon/las_palmas-217d-esp-uhslc_rq", timezone: "Atlantic/Canary", minSpots: 5 },
 ] as const;
 
 let svc: TestService;
@@ -162,5 +163,38 @@ describe("Costa Brava", () => {
     // ~1.6° of latitude north and ~1° of longitude west: about 197 km (the Formigues are ~205 km).
     expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(185);
     expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(203);
+  });
+});
+
+describe("Gran Canaria", () => {
+  it("has an Atlantic tide of a metre and more from the Las Palmas gauge", async () => {
+    const body = await conditions("spot=las-canteras");
+    expect(body.sources).toContain("tide-harmonics:ticon/las_palmas-217d-esp-uhslc_rq");
+    const heights = body.tide_events.map((e) => e.height_ft).filter((h): h is number => h !== null);
+    // Station datums: mean high water to mean low water is about 1.55 m (5.1 ft).
+    expect(Math.max(...heights) - Math.min(...heights)).toBeGreaterThan(3);
+    expect(Math.max(...heights) - Math.min(...heights)).toBeLessThan(10);
+  });
+
+  it("closes the Arinaga reserve and the Las Canteras no-take area to spearfishing; the harbours are excluded for their traffic", async () => {
+    const body = await rec("activity=spearfish&region=es-cn-gran-canaria&limit=5");
+    const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
+    expect(excluded).toEqual({
+      "el-cabron": "closed_to_spearfishing",
+      "las-canteras": "closed_to_spearfishing",
+      "sardina-del-norte": "unsuited_hazard",
+      "mogan-wrecks": "unsuited_hazard",
+    });
+    expect(body.considered.excluded.find((e) => e.spot.id === "el-cabron")!.areas).toEqual(["Arinaga marine reserve (El Cabrón)"]);
+    expect(body.picks.map((p) => p.spot.id)).toEqual(["pasito-blanco"]);
+  });
+
+  it("names El Cabrón, on the island's east coast, for a point off Tarfaya across the channel from Africa", async () => {
+    const body = await rec("activity=dive&lat=27.6&lon=-13.3");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "el-cabron" }, region: { id: "es-cn-gran-canaria" } });
+    // ~2.1° of longitude west: about 207 km (Las Canteras is ~218 km).
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(200);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(214);
   });
 });
