@@ -1,4 +1,4 @@
-// The Mediterranean regions (Malta & Gozo grown to eleven spots, the Costa Brava, Gran Canaria), through the real HTTP server:
+// The Mediterranean regions (Malta & Gozo grown to eleven spots, the Costa Brava, Gran Canaria, Lanzarote), through the real HTTP server:
 // each answers conditions offline from its seasonal norms and live from the stub upstreams, tides
 // are real where a station is near and null where none is, spearfishing exclusions land on the
 // right spots, and a point across the sea is told its nearest covered spot.
@@ -14,6 +14,7 @@ const MED_REGIONS = [
   { region: "mt-30-malta-gozo", spot: "imperial-eagle", station: null, timezone: "Europe/Malta", minSpots: 11 },
   { region: "es-ct-costa-brava", spot: "medes-islands", station: "ticon/port_vendres-75-fra-refmar", timezone: "Europe/Madrid", minSpots: 8 },
   { region: "es-cn-gran-canaria", spot: "el-cabron", station: "ticon/las_palmas-217d-esp-uhslc_rq", timezone: "Atlantic/Canary", minSpots: 5 },
+  { region: "es-cn-lanzarote", spot: "puerto-del-carmen", station: "ticon/arrecife-arre-esp-ieo", timezone: "Atlantic/Canary", minSpots: 4 },
 ] as const;
 
 let svc: TestService;
@@ -189,12 +190,44 @@ describe("Gran Canaria", () => {
     expect(body.picks.map((p) => p.spot.id)).toEqual(["pasito-blanco"]);
   });
 
-  it("names El Cabrón, on the island's east coast, for a point off Tarfaya across the channel from Africa", async () => {
-    const body = await rec("activity=dive&lat=27.6&lon=-13.3");
+  it("names Pasito Blanco, the southernmost Gran Canaria spot, for a point in the open Atlantic towards Cape Verde", async () => {
+    const body = await rec("activity=dive&lat=26.5&lon=-15.6");
     expect(body.status).toBe("not_covered");
-    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "el-cabron" }, region: { id: "es-cn-gran-canaria" } });
-    // ~2.1° of longitude west: about 207 km (Las Canteras is ~218 km).
-    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(200);
-    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(214);
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "pasito-blanco" }, region: { id: "es-cn-gran-canaria" } });
+    // ~1.25° of latitude south: about 139 km (the Mogán wrecks are ~147 km).
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(132);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(145);
+  });
+});
+
+/** The next date (today included) in the Canaries that falls on the given weekday (0 = Sunday), as YYYY-MM-DD. */
+function nextCanaryDate(weekday: number): string {
+  const today = new Date(`${new Date().toLocaleDateString("en-CA", { timeZone: "Atlantic/Canary" })}T12:00:00Z`);
+  const ahead = (weekday - today.getUTCDay() + 7) % 7;
+  return new Date(today.getTime() + ahead * 86_400_000).toISOString().slice(0, 10);
+}
+
+describe("Lanzarote", () => {
+  it("closes the La Graciosa marine reserve to spearfishing and keeps spearos off the sculpture museum", async () => {
+    const body = await rec("activity=spearfish&region=es-cn-lanzarote&limit=5");
+    const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
+    expect(excluded).toEqual({ "la-graciosa": "closed_to_spearfishing", "museo-atlantico": "unsuited_use" });
+    expect(body.considered.excluded.find((e) => e.spot.id === "la-graciosa")!.areas).toEqual([
+      "Reserva Marina de la Isla de La Graciosa e Islotes del Norte de Lanzarote",
+    ]);
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["papagayo", "puerto-del-carmen"]);
+  });
+
+  it("excludes the Museo Atlántico on Sundays, when it is closed, and offers it with its booking rule on Mondays", async () => {
+    // A 1 km radius round Marina Rubicón holds only the museum (the Papagayo anchorage is ~2 km east).
+    const near = "activity=dive&lat=28.856&lon=-13.814&radius_km=1&limit=1";
+    const sunday = await rec(`${near}&date=${nextCanaryDate(0)}`);
+    expect(sunday.picks).toEqual([]);
+    expect(sunday.considered.excluded).toEqual([
+      expect.objectContaining({ spot: expect.objectContaining({ id: "museo-atlantico" }), reason: "closed_on_date", note: expect.stringMatching(/Monday to Saturday/) }),
+    ]);
+    const monday = await rec(`${near}&date=${nextCanaryDate(1)}`);
+    expect(monday.picks.map((p) => p.spot.id)).toEqual(["museo-atlantico"]);
+    expect(monday.picks[0]!.caveats.map((c) => c.message).join(" ")).toMatch(/certified dive company/);
   });
 });
