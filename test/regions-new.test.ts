@@ -147,7 +147,7 @@ describe("Malta & Gozo: no spearfishing closure found, one rules-only reserve", 
       "imperial-eagle": "unsuited_depth",
       "fungus-rock": "unsuited_depth",
     });
-    const snorkelable = ["blue-hole-gozo", "cirkewwa", "ghar-lapsi", "st-pauls-islands", "xlendi-bay", "mgarr-ix-xini", "blue-lagoon-comino"];
+    const snorkelable = ["blue-hole-gozo", "cirkewwa", "ghar-lapsi", "st-pauls-islands", "xlendi-bay", "mgarr-ix-xini", "blue-lagoon-comino", "delimara-point"];
     expect(body.picks).toHaveLength(5);
     for (const p of body.picks) expect(snorkelable).toContain(p.spot.id);
   });
