@@ -145,8 +145,8 @@ describe("Costa Brava", () => {
     expect(closed.find((e) => e.spot.id === "cap-norfeu")!.areas).toEqual(["Cap de Creus Natural Park (marine part and partial reserves)"]);
     const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
     for (const cove of ["aiguablava", "cala-montgo", "tossa-de-mar"]) expect(excluded[cove], cove).toBe("unsuited_hazard");
-    // The Formigues (reserve plan dropped) and the Ullastres stay open.
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["els-ullastres", "illes-formigues"]);
+    // The Formigues (reserve plan dropped), the Ullastres and the Boreas wreck stay open.
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["boreas-wreck", "els-ullastres", "illes-formigues"]);
   });
 
   it("tells divers about the Medes diving permit and tax", async () => {
