@@ -144,11 +144,18 @@ describe("Malta & Gozo: no spearfishing closure found, one rules-only reserve", 
     for (const p of body.picks.filter((x) => x.spot.id !== "cirkewwa")) expect(p.caveats.map((c) => c.code)).not.toContain("regulated_area");
   });
 
-  it("keeps snorkellers off the deep harbour wreck and out of the boat tunnel", async () => {
+  it("keeps snorkellers off the deep wrecks and walls and out of the boat tunnel", async () => {
     const { body } = await rec("activity=snorkel&region=mt-30-malta-gozo&limit=5");
     const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
-    expect(excluded).toEqual({ "hms-maori": "unsuited_depth", "inland-sea-gozo": "unsuited_hazard" });
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["blue-hole-gozo", "cirkewwa", "ghar-lapsi"]);
+    expect(excluded).toEqual({
+      "hms-maori": "unsuited_depth",
+      "inland-sea-gozo": "unsuited_hazard",
+      "imperial-eagle": "unsuited_depth",
+      "fungus-rock": "unsuited_depth",
+    });
+    const snorkelable = ["blue-hole-gozo", "cirkewwa", "ghar-lapsi", "st-pauls-islands", "xlendi-bay", "mgarr-ix-xini", "blue-lagoon-comino", "delimara-point"];
+    expect(body.picks).toHaveLength(5);
+    for (const p of body.picks) expect(snorkelable).toContain(p.spot.id);
   });
 });
 
