@@ -76,7 +76,7 @@ describe("tides where no station is near", () => {
     const { body } = await svc.json<CoverageJson>("/api/v1/coverage");
     const note = body.notes.find((n) => n.startsWith("No tide station"));
     expect(note).toBe(
-      `No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for Hurghada, El Gouna & the Strait of Gubal, Sharm el-Sheikh, Ras Mohammed & Tiran, Malta & Gozo: tide fields are null there.`,
+      `No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for Hurghada, El Gouna & the Strait of Gubal, Dahab & Ras Abu Galum, Sharm el-Sheikh, Ras Mohammed & Tiran, Malta & Gozo: tide fields are null there.`,
     );
     const oahu = await svc.json<CoverageJson>("/api/v1/coverage?region=us-hi-oahu");
     expect(oahu.body.notes.some((n) => n.startsWith("No tide station"))).toBe(false);

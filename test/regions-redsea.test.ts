@@ -1,5 +1,5 @@
 // The Red Sea regions (Sharm el-Sheikh with the Strait of Gubal wrecks; Hurghada, El Gouna and the
-// Strait of Gubal), through the real HTTP server: each answers conditions offline from its seasonal
+// Strait of Gubal; Dahab and Ras Abu Galum), through the real HTTP server: each answers conditions offline from its seasonal
 // norms with null tides (no tide station within reach), and live from the upstream emulator without
 // them; the protectorates exclude the right spots from spearfishing while the wrecks outside them
 // stay rankable with a caveat; and a point far down the Red Sea is sent to the nearest covered spot.
@@ -15,6 +15,7 @@ import { startService, type TestService } from "./helpers/service.js";
 const RED_SEA = [
   { region: "eg-js-sharm-el-sheikh", spot: "thistlegorm", spots: 9 },
   { region: "eg-ba-hurghada", spot: "giannis-d", spots: 9 },
+  { region: "eg-js-dahab", spot: "blue-hole-dahab", spots: 4 },
 ] as const;
 
 let svc: TestService;
@@ -37,7 +38,7 @@ const rec = async (qs: string) => {
 };
 
 describe("the published catalogue", () => {
-  it("lists both Red Sea regions conditions_only, every spot inside its bbox, and names them among the regions without tides", async () => {
+  it("lists the Red Sea regions conditions_only, every spot inside its bbox, and names them among the regions without tides", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<CoverageJson>("/api/v1/coverage");
@@ -58,6 +59,7 @@ describe("the published catalogue", () => {
       const noTide = body.notes.find((x) => x.startsWith("No tide station"))!;
       expect(noTide).toContain("Hurghada, El Gouna & the Strait of Gubal");
       expect(noTide).toContain("Sharm el-Sheikh, Ras Mohammed & Tiran");
+      expect(noTide).toContain("Dahab & Ras Abu Galum");
     } finally {
       await shipped.close();
     }
@@ -129,6 +131,18 @@ describe("Sharm el-Sheikh: the park covers the Naama Bay shoreline, not the Guba
     expect(byId.get("near-garden")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Mohammed National Park – Sharm el-Sheikh shoreline"] });
     expect(byId.get("thistlegorm")!.reason).toBe("unsuited_hazard");
     expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["dunraven", "kingston-shag-rock"]);
+  });
+});
+
+describe("Dahab: the Ras Abu Galum Protectorate bans spearfishing, the crowded shore sites are kept out", () => {
+  it("excludes Ras Abu Galum by the protectorate and the Blue Hole and the Canyon for their crowds, leaving Abu Helal", async () => {
+    const body = await rec("activity=spearfish&region=eg-js-dahab&limit=5");
+    const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
+    expect(byId.get("south-ras-abu-galum")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Abu Galum Protectorate"] });
+    expect(byId.get("blue-hole-dahab")!.reason).toBe("unsuited_hazard");
+    expect(byId.get("the-canyon-dahab")!.reason).toBe("unsuited_hazard");
+    expect(body.picks.map((p) => p.spot.id)).toEqual(["ras-abu-helal"]);
+    expect(body.picks[0]!.caveats.map((c) => c.code)).toContain("verify_fishing_rules");
   });
 });
 
