@@ -13,7 +13,7 @@ import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per Red Sea region. */
 const RED_SEA = [
-  { region: "eg-js-sharm-el-sheikh", spot: "thistlegorm", spots: 9 },
+  { region: "eg-js-sharm-el-sheikh", spot: "thistlegorm", spots: 11 },
   { region: "eg-ba-hurghada", spot: "giannis-d", spots: 9 },
   { region: "eg-js-dahab", spot: "blue-hole-dahab", spots: 4 },
 ] as const;
@@ -124,11 +124,14 @@ describe("Hurghada: the islands protectorate bans spearfishing, Abu Nuhas has no
   });
 });
 
-describe("Sharm el-Sheikh: the park covers the Naama Bay shoreline, not the Gubal wrecks", () => {
-  it("closes Near Garden with the park's shoreline sector and leaves the Gubal wrecks outside any closure", async () => {
+describe("Sharm el-Sheikh: the parks cover the Naama Bay shoreline and Nabq, not the Gubal wrecks", () => {
+  it("closes Near Garden with the park's shoreline sector and the Nabq wrecks with their protectorate, and leaves the Gubal wrecks outside any closure", async () => {
     const body = await rec("activity=spearfish&region=eg-js-sharm-el-sheikh&limit=5");
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
     expect(byId.get("near-garden")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Mohammed National Park – Sharm el-Sheikh shoreline"] });
+    for (const id of ["million-hope", "maria-schroeder"]) {
+      expect(byId.get(id), id).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Nabq Protectorate (Nabq Managed Resource Protected Area)"] });
+    }
     expect(byId.get("thistlegorm")!.reason).toBe("unsuited_hazard");
     expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["dunraven", "kingston-shag-rock"]);
   });
