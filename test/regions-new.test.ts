@@ -113,7 +113,7 @@ describe("spearfishing and unsuited activities in the new regions", () => {
     expect(body.status).toBe("ok");
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
     const closed = [...byId.values()].filter((e) => e.reason === "closed_to_spearfishing").map((e) => e.spot.id);
-    expect(closed.sort()).toEqual(["gordon-reef", "jackson-reef", "maria-schroeder", "million-hope", "near-garden", "ras-burg", "shark-yolanda-reef", "woodhouse-reef"]);
+    expect(closed.sort()).toEqual(["gordon-reef", "jackson-reef", "kormoran-wreck", "million-hope", "near-garden", "ras-burg", "shark-yolanda-reef", "woodhouse-reef"]);
     expect(byId.get("shark-yolanda-reef")!.areas).toEqual(["Ras Mohammed National Park"]);
     expect(byId.get("jackson-reef")!.areas).toEqual(["Strait of Tiran reefs (South Sinai protected area)"]);
     // Only the Strait of Gubal wrecks lie outside the parks; the crowded Thistlegorm is kept out for its boat traffic.

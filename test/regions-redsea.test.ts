@@ -125,13 +125,12 @@ describe("Hurghada: the islands protectorate bans spearfishing, Abu Nuhas has no
 });
 
 describe("Sharm el-Sheikh: the parks cover the Naama Bay shoreline and Nabq, not the Gubal wrecks", () => {
-  it("closes Near Garden with the park's shoreline sector and the Nabq wrecks with their protectorate, and leaves the Gubal wrecks outside any closure", async () => {
+  it("closes Near Garden with the park's shoreline sector, the Million Hope with the Nabq Protectorate and the Kormoran with the Tiran reefs, and leaves the Gubal wrecks outside any closure", async () => {
     const body = await rec("activity=spearfish&region=eg-js-sharm-el-sheikh&limit=5");
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
     expect(byId.get("near-garden")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Mohammed National Park – Sharm el-Sheikh shoreline"] });
-    for (const id of ["million-hope", "maria-schroeder"]) {
-      expect(byId.get(id), id).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Nabq Protectorate (Nabq Managed Resource Protected Area)"] });
-    }
+    expect(byId.get("million-hope")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Nabq Protectorate (Nabq Managed Resource Protected Area)"] });
+    expect(byId.get("kormoran-wreck")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Strait of Tiran reefs (South Sinai protected area)"] });
     expect(byId.get("thistlegorm")!.reason).toBe("unsuited_hazard");
     expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["dunraven", "kingston-shag-rock"]);
   });
