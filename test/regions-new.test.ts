@@ -76,10 +76,9 @@ describe("tides where no station is near", () => {
     const { body } = await svc.json<CoverageJson>("/api/v1/coverage");
     const note = body.notes.find((n) => n.startsWith("No tide station"));
     // Other regions may join the list (a region with only some spots beyond reach says how many);
-    // these two have no station at all, so they are named without a count.
+    // these have no station at all, so they are named without a count.
     expect(note).toMatch(new RegExp(`^No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for .*: tide fields are null there\\.$`));
-    expect(note).toMatch(/Sharm el-Sheikh, Ras Mohammed & Tiran[,:]/);
-    expect(note).toMatch(/Malta & Gozo[,:]/);
+    for (const name of ["Hurghada, El Gouna & the Strait of Gubal", "Dahab & Ras Abu Galum", "Sharm el-Sheikh, Ras Mohammed & Tiran", "Malta & Gozo"]) expect(note).toContain(name);
     // A region with only some spots beyond reach says how many.
     expect(note).toMatch(/Komodo National Park \(East Nusa Tenggara\) \(6 of 9 spots\)[,:]/);
     const oahu = await svc.json<CoverageJson>("/api/v1/coverage?region=us-hi-oahu");
@@ -115,19 +114,23 @@ describe("spearfishing and unsuited activities in the new regions", () => {
   it("excludes every Ras Mohammed and Tiran spot: spearfishing is banned in both protected areas", async () => {
     const { body } = await rec("activity=spearfish&region=eg-js-sharm-el-sheikh&limit=5");
     expect(body.status).toBe("ok");
-    expect(body.picks).toEqual([]);
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
-    expect([...byId.keys()].sort()).toEqual(["gordon-reef", "jackson-reef", "ras-burg", "shark-yolanda-reef", "woodhouse-reef"]);
-    for (const e of byId.values()) expect(e.reason).toBe("closed_to_spearfishing");
+    const closed = [...byId.values()].filter((e) => e.reason === "closed_to_spearfishing").map((e) => e.spot.id);
+    expect(closed.sort()).toEqual(["gordon-reef", "jackson-reef", "kormoran-wreck", "million-hope", "near-garden", "ras-burg", "shark-yolanda-reef", "woodhouse-reef"]);
     expect(byId.get("shark-yolanda-reef")!.areas).toEqual(["Ras Mohammed National Park"]);
     expect(byId.get("jackson-reef")!.areas).toEqual(["Strait of Tiran reefs (South Sinai protected area)"]);
+    // Only the Strait of Gubal wrecks lie outside the parks; the crowded Thistlegorm is kept out for its boat traffic.
+    expect(byId.get("thistlegorm")!.reason).toBe("unsuited_hazard");
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["dunraven", "kingston-shag-rock"]);
   });
 
-  it("keeps snorkellers off the drift-only and closed Tiran reefs and ranks the rest", async () => {
+  it("keeps snorkellers off the drift-only and closed Tiran reefs and the deep Gubal wrecks, and ranks the rest", async () => {
     const { body } = await rec("activity=snorkel&region=eg-js-sharm-el-sheikh&limit=5");
     const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
-    expect(excluded).toEqual({ "woodhouse-reef": "unsuited_hazard", "gordon-reef": "unsuited_access" });
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["jackson-reef", "ras-burg", "shark-yolanda-reef"]);
+    expect(excluded).toEqual({ "woodhouse-reef": "unsuited_hazard", "gordon-reef": "unsuited_access", dunraven: "unsuited_depth", thistlegorm: "unsuited_depth" });
+    // Seven spots remain for snorkelling; the five best are picked, never an excluded one.
+    expect(body.picks).toHaveLength(5);
+    for (const p of body.picks) expect(Object.keys(excluded)).not.toContain(p.spot.id);
     // Ras Mohammed picks carry the park's entry requirement.
     const shark = body.picks.find((p) => p.spot.id === "shark-yolanda-reef")!;
     expect(shark.caveats.map((c) => c.message).join(" ")).toMatch(/passport/);
@@ -164,8 +167,9 @@ describe("not_covered across an ocean", () => {
     const { status, body } = await rec("activity=dive&lat=-4.62&lon=55.45");
     expect(status).toBe(200);
     expect(body.status).toBe("not_covered");
-    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "shark-yolanda-reef" }, region: { id: "eg-js-sharm-el-sheikh" } });
+    // The El Mina wreck at Hurghada is the southernmost covered Red Sea spot, ~21 km nearer than Shark Reef.
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "el-mina-wreck" }, region: { id: "eg-ba-hurghada" } });
     expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(4200);
-    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(4300);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(4250);
   });
 });
