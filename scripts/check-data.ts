@@ -3,8 +3,10 @@
 //
 // Beyond the schemas it checks what a schema cannot:
 // - every region has seasonal norms (data/climatology/<id>.json);
-// - every spot lies within SPOT_MAX_KM_FROM_REGION of its region's median point (a sign flip or a
-//   swapped digit puts a spot hundreds of km away);
+// - every spot lies within SPOT_MAX_KM_FROM_NEIGHBOUR of another spot of its region (a sign flip or a
+//   swapped digit puts a spot hundreds of km from all of them), and no region spans more than
+//   REGION_MAX_SPAN_KM (a region is one weather batch; a reef tract like the Florida Keys is long and
+//   thin, so the check is by neighbour rather than by distance from the middle);
 // - an approximate coordinate says why in its note; more than MAX_APPROXIMATE_SHARE approximate
 //   coordinates in a region is reported (a warning, since older regions predate the rule);
 // - a spot's tide station is in data/tide-stations.json and within TIDE_STATION_MAX_KM; a spot with
@@ -18,7 +20,8 @@ import { RegionRecord, TIDE_STATION_MAX_KM } from "../src/catalog/schema.js";
 import { distanceKm } from "../src/geo.js";
 import { ClimatologyTable } from "../src/sources/climatology-schema.js";
 
-const SPOT_MAX_KM_FROM_REGION = 60;
+const SPOT_MAX_KM_FROM_NEIGHBOUR = 60;
+const REGION_MAX_SPAN_KM = 200;
 const MAX_APPROXIMATE_SHARE = 0.1;
 
 const root = new URL("..", import.meta.url).pathname;
@@ -48,9 +51,8 @@ for (const f of jsonFiles("data/regions")) {
   const r = parsed.data;
   if (`${r.id}.json` !== f) fail(`${f}: file name must be ${r.id}.json`);
   if (!climatologies.has(r.id)) fail(`${r.id}: no seasonal norms (data/climatology/${r.id}.json)`);
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  const mLat = median(r.spots.map((s) => s.lat));
-  const mLon = median(r.spots.map((s) => s.lon));
+  const span = Math.max(...r.spots.flatMap((a) => r.spots.map((b) => distanceKm(a.lat, a.lon, b.lat, b.lon))));
+  if (span > REGION_MAX_SPAN_KM) fail(`${r.id}: spots span ${span.toFixed(0)} km (max ${REGION_MAX_SPAN_KM})`);
   const counts = { sourced: 0, "cross-checked": 0, approximate: 0 };
   const tideKm: number[] = [];
   let noTide = 0;
@@ -59,8 +61,9 @@ for (const f of jsonFiles("data/regions")) {
     if (spotIds.has(s.id)) fail(`duplicate spot id ${s.id}`);
     spotIds.add(s.id);
     counts[s.coord.confidence]++;
-    const off = distanceKm(mLat, mLon, s.lat, s.lon);
-    if (off > SPOT_MAX_KM_FROM_REGION) fail(`${where}: ${off.toFixed(0)} km from the region's median point (max ${SPOT_MAX_KM_FROM_REGION})`);
+    const others = r.spots.filter((o) => o !== s).map((o) => distanceKm(s.lat, s.lon, o.lat, o.lon));
+    const nearest = others.length === 0 ? 0 : Math.min(...others);
+    if (nearest > SPOT_MAX_KM_FROM_NEIGHBOUR) fail(`${where}: ${nearest.toFixed(0)} km from the nearest other spot of its region (max ${SPOT_MAX_KM_FROM_NEIGHBOUR})`);
     if (s.coord.confidence === "approximate" && s.coord.note.trim().length < 20) fail(`${where}: an approximate coordinate must say why in coord.note`);
     if (s.tide_station === null) {
       const near = tideStations.find((st) => distanceKm(s.lat, s.lon, st.latitude, st.longitude) <= TIDE_STATION_MAX_KM);

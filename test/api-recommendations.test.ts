@@ -251,9 +251,11 @@ describe("destinations and statuses", () => {
     expect(body.picks).toEqual([]);
     expect(body.coverage.status).toBe("not_covered");
     expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: expect.any(String) }, region: { id: expect.any(String) }, distance_km: expect.any(Number) });
-    // Miami: Grand Cayman (Stingray City, ~700 km) is nearer than Cozumel (~900 km).
-    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "stingray-city" }, region: { id: "ky-gc-grand-cayman" } });
-    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(650);
+    // Miami, beyond the snapping radius: the Florida Keys' northernmost reef (Carysfort, ~63 km) is
+    // nearer than the Keys' other spots (71+ km) and far nearer than Grand Cayman (~720 km).
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "carysfort-reef" }, region: { id: "us-fl-keys" } });
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(55);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(70);
     expect(body.message).toMatch(/nearest covered spot is/);
   });
 

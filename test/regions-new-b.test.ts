@@ -85,7 +85,7 @@ describe("spearfishing closures in the new regions", () => {
     const body = await rec("activity=spearfish&region=ky-gc-grand-cayman&limit=5");
     expect(body.picks).toEqual([]);
     const excluded = body.considered.excluded;
-    expect(excluded).toHaveLength(8);
+    expect(excluded).toHaveLength(12);
     // The Cali is excluded first for its harbour boat traffic; every other spot by the closure.
     expect(excluded.find((e) => e.spot.id === "wreck-of-the-cali")!.reason).toBe("unsuited_hazard");
     for (const e of excluded.filter((x) => x.spot.id !== "wreck-of-the-cali")) {

@@ -1,0 +1,160 @@
+// The Red Sea regions (Sharm el-Sheikh with the Strait of Gubal wrecks; Hurghada, El Gouna and the
+// Strait of Gubal; Dahab and Ras Abu Galum), through the real HTTP server: each answers conditions offline from its seasonal
+// norms with null tides (no tide station within reach), and live from the upstream emulator without
+// them; the protectorates exclude the right spots from spearfishing while the wrecks outside them
+// stay rankable with a caveat; and a point far down the Red Sea is sent to the nearest covered spot.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Catalog } from "../src/catalog/catalog.js";
+import type { CoverageJson } from "../src/schemas/catalog.js";
+import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
+import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
+import { liveRuns } from "./helpers/live.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+/** One representative spot per Red Sea region. */
+const RED_SEA = [
+  { region: "eg-js-sharm-el-sheikh", spot: "thistlegorm", spots: 11 },
+  { region: "eg-ba-hurghada", spot: "giannis-d", spots: 9 },
+  { region: "eg-js-dahab", spot: "blue-hole-dahab", spots: 4 },
+] as const;
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const conditions = async (qs: string, s: TestService = svc) => {
+  const r = await s.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
+  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+};
+const rec = async (qs: string) => {
+  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
+  expect(r.status).toBe(200);
+  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+};
+
+describe("the published catalogue", () => {
+  it("lists the Red Sea regions conditions_only, every spot inside its bbox, and names them among the regions without tides", async () => {
+    const shipped = await startService({ catalog: Catalog.load() });
+    try {
+      const { status, body } = await shipped.json<CoverageJson>("/api/v1/coverage");
+      expect(status).toBe(200);
+      for (const n of RED_SEA) {
+        const r = body.regions.find((x) => x.id === n.region)!;
+        expect(r, n.region).toBeDefined();
+        expect(r.decision_support).toBe("conditions_only");
+        expect(r.spot_count).toBe(n.spots);
+        expect(r.spots.map((s) => s.id)).toContain(n.spot);
+        for (const s of r.spots) {
+          expect(s.lat).toBeGreaterThanOrEqual(r.bbox.south);
+          expect(s.lat).toBeLessThanOrEqual(r.bbox.north);
+          expect(s.lon).toBeGreaterThanOrEqual(r.bbox.west);
+          expect(s.lon).toBeLessThanOrEqual(r.bbox.east);
+        }
+      }
+      const noTide = body.notes.find((x) => x.startsWith("No tide station"))!;
+      expect(noTide).toContain("Hurghada, El Gouna & the Strait of Gubal");
+      expect(noTide).toContain("Sharm el-Sheikh, Ras Mohammed & Tiran");
+      expect(noTide).toContain("Dahab & Ras Abu Galum");
+    } finally {
+      await shipped.close();
+    }
+  });
+});
+
+describe.each(RED_SEA)("$region", ({ region, spot }) => {
+  it("answers conditions offline from its seasonal norms, with null tides and no tide credit", async () => {
+    const body = await conditions(`spot=${spot}`);
+    expect(body.spot).toMatchObject({ id: spot, region: { id: region }, timezone: "Africa/Cairo" });
+    expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
+    expect(body.sources).toContain(`climatology:${region}`);
+    expect(body.sources.filter((s) => s.startsWith("tide-harmonics:"))).toEqual([]);
+    expect(body.tide_events).toEqual([]);
+    expect(body.data_credits.map((c) => c.provider).join(" ")).not.toMatch(/tide/i);
+    expect(body.periods.length).toBeGreaterThan(6 * 8);
+    for (const p of body.periods) {
+      expect(p.why).toContain("Seasonal norms, not a live forecast.");
+      expect(p.tide_state).toBeNull();
+      expect(p.tide_height_ft).toBeNull();
+      expect(p.visibility_ft).toBeGreaterThan(0);
+      // Late November in the northern Red Sea: 22–25 °C, never the tropics' 28 or the Mediterranean's 18.
+      expect(p.water_temp_c).toBeGreaterThan(20);
+      expect(p.water_temp_c).toBeLessThan(27);
+    }
+  });
+
+  const live = liveRuns();
+  it("answers conditions live from the upstreams, without seasonal norms", async () => {
+    const r = await live({ scenario: "calm", env: { UPSTREAM_TIMEOUT_MS: "15000" } });
+    const body = await conditions(`spot=${spot}`, r.svc);
+    expect(body.spot.region.id).toBe(region);
+    expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
+    expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+    expect(body.data_quality.freshness).toBe("live");
+    expect(body.tide_events).toEqual([]);
+    for (const p of body.periods) expect(p.why ?? "").not.toMatch(/Seasonal norms/);
+    // No NOAA station in the Red Sea: CO-OPS is never asked.
+    expect(r.stub.calls.coops).toBe(0);
+  });
+});
+
+describe("Hurghada: the islands protectorate bans spearfishing, Abu Nuhas has no closure", () => {
+  it("excludes the protectorate's reefs, keeps the harbour wreck out for its traffic and ranks the Abu Nuhas wrecks with a caveat", async () => {
+    const body = await rec("activity=spearfish&region=eg-ba-hurghada&limit=5");
+    const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
+    const closed = [...byId.values()].filter((e) => e.reason === "closed_to_spearfishing").map((e) => e.spot.id);
+    expect(closed.sort()).toEqual(["bluff-point-gubal", "shaab-el-erg", "ulysses-gubal", "umm-gamar"]);
+    for (const id of closed) expect(byId.get(id)!.areas).toEqual(["Northern Red Sea Islands Protectorate (Hurghada, El Gouna, Strait of Gubal)"]);
+    expect(byId.get("el-mina-wreck")!.reason).toBe("unsuited_hazard");
+    const abuNuhas = ["carnatic", "chrisoula-k", "giannis-d", "kimon-m"];
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(abuNuhas);
+    for (const p of body.picks) expect(p.caveats.map((c) => c.code), p.spot.id).toContain("verify_fishing_rules");
+  });
+
+  it("keeps snorkellers off the two wrecks that lie too deep to see from the surface", async () => {
+    const body = await rec("activity=snorkel&region=eg-ba-hurghada&limit=5");
+    const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
+    expect(excluded).toEqual({ carnatic: "unsuited_depth", "el-mina-wreck": "unsuited_depth" });
+    expect(body.picks).toHaveLength(5);
+    for (const p of body.picks) expect(["carnatic", "el-mina-wreck"]).not.toContain(p.spot.id);
+  });
+});
+
+describe("Sharm el-Sheikh: the parks cover the Naama Bay shoreline and Nabq, not the Gubal wrecks", () => {
+  it("closes Near Garden with the park's shoreline sector, the Million Hope with the Nabq Protectorate and the Kormoran with the Tiran reefs, and leaves the Gubal wrecks outside any closure", async () => {
+    const body = await rec("activity=spearfish&region=eg-js-sharm-el-sheikh&limit=5");
+    const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
+    expect(byId.get("near-garden")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Mohammed National Park – Sharm el-Sheikh shoreline"] });
+    expect(byId.get("million-hope")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Nabq Protectorate (Nabq Managed Resource Protected Area)"] });
+    expect(byId.get("kormoran-wreck")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Strait of Tiran reefs (South Sinai protected area)"] });
+    expect(byId.get("thistlegorm")!.reason).toBe("unsuited_hazard");
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["dunraven", "kingston-shag-rock"]);
+  });
+});
+
+describe("Dahab: the Ras Abu Galum Protectorate bans spearfishing, the crowded shore sites are kept out", () => {
+  it("excludes Ras Abu Galum by the protectorate and the Blue Hole and the Canyon for their crowds, leaving Abu Helal", async () => {
+    const body = await rec("activity=spearfish&region=eg-js-dahab&limit=5");
+    const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
+    expect(byId.get("south-ras-abu-galum")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Abu Galum Protectorate"] });
+    expect(byId.get("blue-hole-dahab")!.reason).toBe("unsuited_hazard");
+    expect(byId.get("the-canyon-dahab")!.reason).toBe("unsuited_hazard");
+    expect(body.picks.map((p) => p.spot.id)).toEqual(["ras-abu-helal"]);
+    expect(body.picks[0]!.caveats.map((c) => c.code)).toContain("verify_fishing_rules");
+  });
+});
+
+describe("not_covered down the Red Sea", () => {
+  it("sends a diver off Port Sudan to the Hurghada harbour wreck, the nearest covered spot", async () => {
+    const body = await rec("activity=dive&lat=19.6&lon=37.6");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "el-mina-wreck" }, region: { id: "eg-ba-hurghada" } });
+    // ~7.6° of latitude north and ~3.7° of longitude west: about 930 km.
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(890);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(970);
+  });
+});
