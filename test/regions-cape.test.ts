@@ -43,7 +43,7 @@ const meanVisibility = (body: ConditionsJson) => {
 };
 
 describe("the published catalogue", () => {
-  it("lists the Cape Peninsula in the coverage listing with 13 spots, conditions_only until calibrated", async () => {
+  it("lists the Cape Peninsula in the coverage listing with 16 spots, conditions_only until calibrated", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
@@ -51,7 +51,7 @@ describe("the published catalogue", () => {
       const r = body.regions.find((x) => x.id === REGION);
       expect(r).toBeDefined();
       expect(r!.decision_support).toBe("conditions_only");
-      expect(r!.spot_count).toBe(13);
+      expect(r!.spot_count).toBe(16);
       expect(r!.spots.map((s) => s.id)).toEqual(expect.arrayContaining(["coral-gardens-oudekraal", "ss-maori", "pyramid-rock", "castle-rocks", "smitswinkel-bay-wrecks"]));
     } finally {
       await shipped.close();
@@ -125,6 +125,7 @@ describe("spearfishing in the Table Mountain National Park MPA", () => {
     "windmill-beach": "Boulders Restricted Zone (Table Mountain National Park MPA)",
     "castor-rock": "Boulders Restricted Zone (Table Mountain National Park MPA)",
     "a-frame": "Boulders Restricted Zone (Table Mountain National Park MPA)",
+    "shark-alley": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
     "pyramid-rock": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
     "castle-rocks": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
     "partridge-point": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
@@ -139,12 +140,15 @@ describe("spearfishing in the Table Mountain National Park MPA", () => {
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
     expect(byId.get("smitswinkel-bay-wrecks")!.reason).toBe("unsuited_depth");
     expect(byId.get("long-beach-simons-town")!.reason).toBe("unsuited_hazard");
+    expect(byId.get("ss-lusitania-bellows")!.reason).toBe("unsuited_depth");
 
-    // Only Sandy Cove, in the controlled zone, is left; its pick carries the MPA's fishing rules.
-    expect(body.picks.map((p) => p.spot.id)).toEqual(["sandy-cove-kraaiestein"]);
-    const messages = body.picks[0]!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message);
-    expect(messages.join(" ")).toMatch(/Table Mountain National Park MPA \(controlled zone\)/);
-    expect(messages.join(" ")).toMatch(/My Activity Permit Level 3/);
+    // Only the two Atlantic controlled-zone reefs are left; each pick carries the MPA's fishing rules.
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["north-paw", "sandy-cove-kraaiestein"]);
+    for (const p of body.picks) {
+      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      expect(messages, p.spot.id).toMatch(/Table Mountain National Park MPA \(controlled zone\)/);
+      expect(messages, p.spot.id).toMatch(/My Activity Permit Level 3/);
+    }
   });
 
   it("tells a scuba diver about the MPA dive permit", async () => {
