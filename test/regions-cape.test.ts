@@ -1,0 +1,173 @@
+// The Cape Peninsula & False Bay region through the real HTTP server: it answers conditions offline
+// from its seasonal norms and live from the upstream emulator, the wind regime decides which side of
+// the peninsula is clearer in which season, the Table Mountain National Park MPA's no-take zones
+// exclude the right spots from spearfishing, and a point across the South Atlantic names the right
+// nearest spot.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Catalog } from "../src/catalog/catalog.js";
+import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
+import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
+import { liveRuns } from "./helpers/live.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+const REGION = "za-wc-cape-peninsula";
+const TIMEZONE = "Africa/Johannesburg";
+/** One spot on each side of the peninsula, with the tide station of its side. */
+const SIDES = [
+  { side: "Atlantic seaboard", spot: "coral-gardens-oudekraal", station: "ticon/cape_town-704a-zaf-uhslc_rq" },
+  { side: "False Bay", spot: "pyramid-rock", station: "ticon/simons_town-221a-zaf-uhslc_rq" },
+] as const;
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const conditions = async (qs: string, s: TestService = svc) => {
+  const r = await s.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
+  expect(r.status).toBe(200);
+  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+};
+const rec = async (qs: string) => {
+  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
+  expect(r.status).toBe(200);
+  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+};
+const meanVisibility = (body: ConditionsJson) => {
+  const v = body.periods.map((p) => p.visibility_ft).filter((x): x is number => x !== null);
+  expect(v.length).toBeGreaterThan(0);
+  return v.reduce((a, b) => a + b, 0) / v.length;
+};
+
+describe("the published catalogue", () => {
+  it("lists the Cape Peninsula in the coverage listing with 16 spots, conditions_only until calibrated", async () => {
+    const shipped = await startService({ catalog: Catalog.load() });
+    try {
+      const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
+      expect(status).toBe(200);
+      const r = body.regions.find((x) => x.id === REGION);
+      expect(r).toBeDefined();
+      expect(r!.decision_support).toBe("conditions_only");
+      expect(r!.spot_count).toBe(16);
+      expect(r!.spots.map((s) => s.id)).toEqual(expect.arrayContaining(["coral-gardens-oudekraal", "ss-maori", "pyramid-rock", "castle-rocks", "smitswinkel-bay-wrecks"]));
+    } finally {
+      await shipped.close();
+    }
+  });
+});
+
+describe.each(SIDES)("$side ($spot)", ({ spot, station }) => {
+  it("answers conditions offline from its seasonal norms and the real tides of its side's station", async () => {
+    const body = await conditions(`spot=${spot}`);
+    expect(body.spot).toMatchObject({ id: spot, region: { id: REGION }, timezone: TIMEZONE });
+    expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
+    expect(body.sources).toContain(`climatology:${REGION}`);
+    expect(body.sources).toContain(`tide-harmonics:${station}`);
+    expect(body.tide_events.length).toBeGreaterThan(10);
+    // A semi-diurnal tide of ~1.5 m springs: every high is above every low.
+    const highs = body.tide_events.filter((e) => e.type === "high").map((e) => e.height_ft!);
+    const lows = body.tide_events.filter((e) => e.type === "low").map((e) => e.height_ft!);
+    expect(Math.min(...highs)).toBeGreaterThan(Math.max(...lows));
+    for (const p of body.periods) {
+      expect(p.why).toContain("Seasonal norms, not a live forecast.");
+      expect(p.visibility_ft).toBeGreaterThan(0);
+      // Cold temperate water, never tropical.
+      expect(p.water_temp_c).toBeGreaterThanOrEqual(12);
+      expect(p.water_temp_c).toBeLessThanOrEqual(19);
+    }
+  });
+
+  const live = liveRuns();
+  it("answers conditions live from the upstreams, without seasonal norms", async () => {
+    const r = await live({ scenario: "calm" });
+    const { status, body } = await r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}`);
+    expect(status).toBe(200);
+    expect(body.spot.region.id).toBe(REGION);
+    expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
+    expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+    expect(body.data_quality.freshness).toBe("live");
+    for (const p of body.periods) expect(p.why).not.toMatch(/Seasonal norms/);
+  });
+});
+
+describe("which side of the peninsula is clearer", () => {
+  const atSeason = async (now: string) => {
+    const s = await startService({ now });
+    try {
+      const atlantic = meanVisibility(await conditions("spot=coral-gardens-oudekraal", s));
+      const falseBay = meanVisibility(await conditions("spot=pyramid-rock", s));
+      return { atlantic, falseBay };
+    } finally {
+      await s.close();
+    }
+  };
+
+  it("in January (south-easter season) the Atlantic seaboard is clearer than False Bay", async () => {
+    const { atlantic, falseBay } = await atSeason("2027-01-15T08:00:00Z");
+    expect(atlantic).toBeGreaterThan(falseBay);
+  });
+
+  it("in July (north-westers and winter swell) False Bay is clearer than the Atlantic seaboard", async () => {
+    const { atlantic, falseBay } = await atSeason("2026-07-15T08:00:00Z");
+    expect(falseBay).toBeGreaterThan(atlantic);
+  });
+});
+
+describe("spearfishing in the Table Mountain National Park MPA", () => {
+  const NO_TAKE: Record<string, string> = {
+    "coral-gardens-oudekraal": "Karbonkelberg Restricted Zone (Table Mountain National Park MPA)",
+    "ss-maori": "Karbonkelberg Restricted Zone (Table Mountain National Park MPA)",
+    "photographers-reef": "Boulders Restricted Zone (Table Mountain National Park MPA)",
+    "boulders-penguin-point": "Boulders Restricted Zone (Table Mountain National Park MPA)",
+    "windmill-beach": "Boulders Restricted Zone (Table Mountain National Park MPA)",
+    "castor-rock": "Boulders Restricted Zone (Table Mountain National Park MPA)",
+    "a-frame": "Boulders Restricted Zone (Table Mountain National Park MPA)",
+    "shark-alley": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
+    "pyramid-rock": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
+    "castle-rocks": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
+    "partridge-point": "Castle Rocks Restricted Zone (Table Mountain National Park MPA)",
+  };
+
+  it("excludes every spot in a restricted (no-take) zone, names the zone, and flags the permit rules on the rest", async () => {
+    const body = await rec(`activity=spearfish&region=${REGION}&limit=5`);
+    const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(Object.keys(NO_TAKE).sort());
+    for (const e of closed) expect(e.areas, e.spot.id).toEqual([NO_TAKE[e.spot.id]]);
+
+    const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
+    expect(byId.get("smitswinkel-bay-wrecks")!.reason).toBe("unsuited_depth");
+    expect(byId.get("long-beach-simons-town")!.reason).toBe("unsuited_hazard");
+    expect(byId.get("ss-lusitania-bellows")!.reason).toBe("unsuited_depth");
+
+    // Only the two Atlantic controlled-zone reefs are left; each pick carries the MPA's fishing rules.
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["north-paw", "sandy-cove-kraaiestein"]);
+    for (const p of body.picks) {
+      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      expect(messages, p.spot.id).toMatch(/Table Mountain National Park MPA \(controlled zone\)/);
+      expect(messages, p.spot.id).toMatch(/My Activity Permit Level 3/);
+    }
+  });
+
+  it("tells a scuba diver about the MPA dive permit", async () => {
+    const body = await rec(`activity=dive&region=${REGION}&limit=3`);
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      const permit = p.caveats.find((c) => c.code === "regulated_area" && /recreational scuba permit/.test(c.message));
+      expect(permit, p.spot.id).toBeDefined();
+    }
+  });
+});
+
+describe("not_covered across an ocean", () => {
+  it("names the SS Maori, the westernmost Cape spot, for a point off Tristan da Cunha across the South Atlantic", async () => {
+    const body = await rec("activity=dive&lat=-37.1&lon=-12.3");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "ss-maori" }, region: { id: REGION } });
+    // ~30.6° of longitude east and ~3° of latitude north: about 2,780 km.
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(2700);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(2860);
+  });
+});
