@@ -11,7 +11,7 @@ import { startService, type TestService } from "./helpers/service.js";
 
 const REGION = "gb-ork-scapa-flow";
 const STATION = "ticon/wick-wic-gbr-bodc";
-const SCHEDULED = "German High Seas Fleet wrecks, Scapa Flow (scheduled monuments)";
+const SCHEDULED = "German High Seas Fleet wrecks, Scapa Flow (scheduled monuments, Historic MPA)";
 const HIGH_SEAS_FLEET = ["sms-brummer", "sms-coln", "sms-dresden", "sms-karlsruhe", "sms-konig", "sms-kronprinz-wilhelm", "sms-markgraf"];
 const BURRA_SOUND = ["gobernador-bories-blockship", "inverlane-blockship", "tabarka-blockship"];
 
