@@ -25,7 +25,9 @@ const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.mode
 describe("limiter memory and who the caller is", () => {
   it("keeps at most RATE_LIMIT_MAX_CALLERS callers in memory however many addresses appear", async () => {
     const svc = await service({ TRUST_PROXY: "loopback", RATE_LIMIT_FACTS_PER_HOUR: "5", RATE_LIMIT_MAX_CALLERS: "100" });
-    for (let i = 0; i < 300; i++) expect((await svc.get("/api/v1/coverage", xff(`198.51.${i >> 8}.${i & 255}`))).status).toBe(200);
+    // Each body is read: an unread one holds its connection, and 256 held connections from one
+    // address are the per-address cap.
+    for (let i = 0; i < 300; i++) expect((await svc.json("/api/v1/coverage", xff(`198.51.${i >> 8}.${i & 255}`))).status).toBe(200);
     expect(svc.ctx.meter.limits.trackedCallers).toBeLessThanOrEqual(100);
     // The most recent callers are still counted.
     const recent = await svc.get("/api/v1/coverage", xff("198.51.1.43"));

@@ -87,7 +87,7 @@ async function quiet(stub: StubUpstreams): Promise<void> {
 }
 
 /**
- * Every spot's conditions and every region × activity decision, sent at once and spread
+ * Every spot's conditions and every region × activity decision, 96 at a time, spread
  * round-robin over the processes (the test is the load balancer). Returns the statuses and the
  * UTC hours it could have fetched for: the hours it ran in, and the next one when it ran within
  * the refresh-ahead span of the hour's end.
@@ -99,11 +99,19 @@ async function workload(procs: Proc[], stub: StubUpstreams): Promise<{ statuses:
     ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
   ];
   const started = Date.now();
-  const statuses = await Promise.all(
-    paths.map((path, i) =>
-      fetch(procs[i % procs.length]!.base + path, { signal: AbortSignal.timeout(120_000) }).then(async (r) => (await r.arrayBuffer(), r.status)),
-    ),
-  );
+  // Like a load balancer's connection pool: at most IN_FLIGHT requests at once (each process caps
+  // connections per address at 256, and a balancer is one address).
+  const IN_FLIGHT = 96;
+  const statuses: number[] = new Array<number>(paths.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < paths.length; i = next++) {
+      const r = await fetch(procs[i % procs.length]!.base + paths[i], { signal: AbortSignal.timeout(120_000) });
+      await r.arrayBuffer();
+      statuses[i] = r.status;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
   await quiet(stub);
   const ended = Date.now() + REFRESH_AHEAD_MS + REFRESH_TICK_MS;
   return { statuses, hours: Math.floor(ended / HOUR_MS) - Math.floor(started / HOUR_MS) + 1 };
