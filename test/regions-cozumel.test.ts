@@ -1,7 +1,8 @@
-// Cozumel after re-sourcing its positions, through the real HTTP server: the catalogue lists the
-// sourced sites, a re-sourced reef and the C-53 wreck answer conditions offline from the seasonal
-// norms and live from the stub upstreams, the national park's spearfishing ban excludes every spot,
-// and a point in the open Caribbean east of the island names Cozumel's southernmost reef.
+// Cozumel after re-sourcing its positions, and the new Bonaire region, through the real HTTP server:
+// the catalogue lists the sourced sites, a spot in each answers conditions offline from the seasonal
+// norms and live from the stub upstreams, each national marine park's spearfishing ban excludes every
+// spot, Bonaire's nature fee travels with the picks, and points in the open Caribbean name the
+// nearest spot of each region.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
@@ -80,13 +81,33 @@ describe("the published Cozumel catalogue", () => {
   });
 });
 
-describe.each(["palancar", "felipe-xicotencatl-c53"])("%s", (spot) => {
+const BONAIRE = "bq-bo-bonaire";
+const BONAIRE_STATION = "ticon/willemstad-778a-cuw-uhslc_rq";
+const BONAIRE_SPOTS = [
+  "playa-benge",
+  "karpata",
+  "thousand-steps",
+  "oil-slick-leap",
+  "andrea-ii",
+  "bari-reef",
+  "hilma-hooker",
+  "lac-cai",
+  "salt-pier",
+  "red-slave",
+  "willemstoren",
+];
+
+describe.each([
+  { spot: "palancar", region: REGION, station: STATION, timezone: "America/Cancun" },
+  { spot: "felipe-xicotencatl-c53", region: REGION, station: STATION, timezone: "America/Cancun" },
+  { spot: "hilma-hooker", region: BONAIRE, station: BONAIRE_STATION, timezone: "America/Kralendijk" },
+])("$spot", ({ spot, region, station, timezone }) => {
   it("answers conditions offline from the seasonal norms and real tides", async () => {
     const body = await conditions(`spot=${spot}`);
-    expect(body.spot).toMatchObject({ id: spot, region: { id: REGION }, timezone: "America/Cancun" });
+    expect(body.spot).toMatchObject({ id: spot, region: { id: region }, timezone });
     expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
-    expect(body.sources).toContain(`climatology:${REGION}`);
-    expect(body.sources).toContain(`tide-harmonics:${STATION}`);
+    expect(body.sources).toContain(`climatology:${region}`);
+    expect(body.sources).toContain(`tide-harmonics:${station}`);
     expect(body.tide_events.length).toBeGreaterThan(10);
     for (const p of body.periods) {
       expect(p.why).toContain("Seasonal norms, not a live forecast.");
@@ -100,7 +121,7 @@ describe.each(["palancar", "felipe-xicotencatl-c53"])("%s", (spot) => {
     const r = await live({ scenario: "calm" });
     const { status, body } = await r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}`);
     expect(status).toBe(200);
-    expect(body.spot.region.id).toBe(REGION);
+    expect(body.spot.region.id).toBe(region);
     expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
     expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
     expect(body.data_quality.freshness).toBe("live");
@@ -138,5 +159,51 @@ describe("not_covered across the sea", () => {
     // ~0.47° of latitude south and ~1.09° of longitude east of the reef: about 125 km.
     expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(115);
     expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(135);
+  });
+});
+
+describe("Bonaire", () => {
+  it("is published conditions_only with eleven spots, none at an approximate position", async () => {
+    const region = Catalog.load().region(BONAIRE)!;
+    expect(region.decision_support).toBe("conditions_only");
+    expect(region.spots.map((s) => s.id).sort()).toEqual([...BONAIRE_SPOTS].sort());
+    expect(region.spots.filter((s) => s.coord.confidence === "approximate")).toEqual([]);
+  });
+
+  it("excludes every spot from spearfishing: the whole island is Bonaire National Marine Park", async () => {
+    const body = await rec(`activity=spearfish&region=${BONAIRE}&limit=5`);
+    expect(body.picks).toEqual([]);
+    const excluded = body.considered.excluded;
+    expect(excluded.map((e) => e.spot.id).sort()).toEqual([...BONAIRE_SPOTS].sort());
+    for (const e of excluded) {
+      expect(e.reason, e.spot.id).toBe("closed_to_spearfishing");
+      expect(e.areas, e.spot.id).toEqual(["Bonaire National Marine Park"]);
+    }
+  });
+
+  it("tells every snorkel pick about the nature fee, and keeps snorkelers off the deep wreck and the open southern tip", async () => {
+    const body = await rec(`activity=snorkel&region=${BONAIRE}&limit=5`);
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      const fee = p.caveats.find((c) => /nature fee/.test(c.message));
+      expect(fee, p.spot.id).toBeDefined();
+    }
+    const why = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
+    expect(why).toMatchObject({ "hilma-hooker": "unsuited_depth", willemstoren: "unsuited_hazard", "red-slave": "unsuited_hazard" });
+  });
+
+  it("keeps divers out of the 2–3 m seagrass of Lac Cai", async () => {
+    const body = await rec(`activity=dive&region=${BONAIRE}&limit=5`);
+    expect(body.considered.excluded.find((e) => e.spot.id === "lac-cai")?.reason).toBe("unsuited_depth");
+    expect(body.picks.map((p) => p.spot.id)).not.toContain("lac-cai");
+  });
+
+  it("names Playa Bengé, the northernmost spot, for a point in the open sea north of the island", async () => {
+    const body = await rec("activity=snorkel&lat=13.5&lon=-68.4");
+    expect(body.status).toBe("not_covered");
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "playa-benge" }, region: { id: BONAIRE } });
+    // ~1.21° of latitude north of it: about 135 km (Karpata, next nearest, is ~142 km).
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(130);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(139);
   });
 });
