@@ -90,6 +90,7 @@ const BONAIRE_SPOTS = [
   "oil-slick-leap",
   "andrea-ii",
   "bari-reef",
+  "something-special",
   "hilma-hooker",
   "lac-cai",
   "salt-pier",
@@ -129,12 +130,15 @@ describe.each([
   });
 });
 
-describe("the C-53 wreck for snorkelers", () => {
-  it("is excluded as too deep: the hull lies at 10–24 m", async () => {
+describe("snorkelling in Cozumel", () => {
+  it("excludes the C-53 wreck as too deep (the hull lies at 10–24 m) and names the park fee on every pick", async () => {
     const body = await rec(`activity=snorkel&region=${REGION}&limit=5`);
     const c53 = body.considered.excluded.find((e) => e.spot.id === "felipe-xicotencatl-c53");
     expect(c53?.reason).toBe("unsuited_depth");
     expect(body.picks.map((p) => p.spot.id)).not.toContain("felipe-xicotencatl-c53");
+    // Every pick tells the snorkeler about the marine park's daily user fee.
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) expect(p.caveats.some((c) => /daily user fee/.test(c.message)), p.spot.id).toBe(true);
   });
 });
 
@@ -163,7 +167,7 @@ describe("not_covered across the sea", () => {
 });
 
 describe("Bonaire", () => {
-  it("is published conditions_only with eleven spots, none at an approximate position", async () => {
+  it("is published conditions_only with twelve spots, none at an approximate position", async () => {
     const region = Catalog.load().region(BONAIRE)!;
     expect(region.decision_support).toBe("conditions_only");
     expect(region.spots.map((s) => s.id).sort()).toEqual([...BONAIRE_SPOTS].sort());
@@ -189,7 +193,7 @@ describe("Bonaire", () => {
       expect(fee, p.spot.id).toBeDefined();
     }
     const why = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
-    expect(why).toMatchObject({ "hilma-hooker": "unsuited_depth", willemstoren: "unsuited_hazard", "red-slave": "unsuited_hazard" });
+    expect(why).toMatchObject({ "hilma-hooker": "unsuited_depth", willemstoren: "unsuited_hazard", "red-slave": "unsuited_hazard", "something-special": "unsuited_hazard" });
   });
 
   it("keeps divers out of the 2–3 m seagrass of Lac Cai", async () => {
