@@ -71,10 +71,10 @@ describe("best day", () => {
       }
     }
     // Every full-support region has a winner for each ranked activity, with 7 days each, except
-    // spearfishing at Cozumel, Komodo and Phi Phi & Ko Lanta, where every spot lies in a park closed to
-    // it (or, at Kantiang Bay, is a swimming beach), and at Grand Cayman, where spear guns need a Cayman
-    // licence. (Sharm el-Sheikh's and Dahab's parks close all but a few spots.)
-    const noSpearfishing = ["id-nt-komodo", "ky-gc-grand-cayman", "mx-roo-cozumel", "th-81-phi-phi-lanta"];
+    // spearfishing at Bonaire, Cozumel, Komodo and Phi Phi & Ko Lanta, where every spot lies in a park
+    // closed to it (or, at Kantiang Bay, is a swimming beach), and at Grand Cayman, where spear guns
+    // need a Cayman licence. (Sharm el-Sheikh's and Dahab's parks close all but a few spots.)
+    const noSpearfishing = ["bq-bo-bonaire", "id-nt-komodo", "ky-gc-grand-cayman", "mx-roo-cozumel", "th-81-phi-phi-lanta"];
     expect(regions.length).toBeGreaterThan(1);
     expect(declined.sort()).toEqual(noSpearfishing.map((r) => `spearfish@${r}`));
     expect(winners).toBe(regions.length * 4 - noSpearfishing.length);

@@ -161,7 +161,7 @@ describe("spearfishing", () => {
     const { body } = await rec("activity=spearfish&region=mx-roo-cozumel");
     expect(body.status).toBe("ok");
     expect(body.picks).toEqual([]);
-    expect(body.considered.excluded).toHaveLength(8);
+    expect(body.considered.excluded).toHaveLength(13);
     expect(body.considered.excluded.every((e) => e.reason === "closed_to_spearfishing" && e.areas!.includes("Parque Nacional Arrecifes de Cozumel"))).toBe(true);
     expect(body.message).toMatch(/excluded/);
   });
