@@ -11,6 +11,7 @@ import { FixedClock } from "../src/clock.js";
 import { loadConfig } from "../src/config.js";
 import { createContext } from "../src/context.js";
 import { createLogger } from "../src/logger.js";
+import { clonedCatalog, clonedClimatology } from "../src/sources/budget.js";
 import { loadClimatology } from "../src/sources/climatology.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
@@ -164,6 +165,21 @@ describe("seasonal water temperature on each side of the peninsula", () => {
     // zone: the live Atlantic answer is that, not the zone's 12.5 °C norm.
     expect(sides["coral-gardens-oudekraal"]).toBeGreaterThan(17);
     expect(Math.abs(sides["coral-gardens-oudekraal"]! - sides["pyramid-rock"]!)).toBeLessThan(0.5);
+  });
+
+  it("keeps the zone for the planning clones of the region (spot ids suffixed -c2)", async () => {
+    const records = Catalog.readRecords();
+    // Twice today's spots: every region, the Cape's last among them, gets one clone.
+    const big = clonedCatalog(records, 2 * records.reduce((n, r) => n + r.spots.length, 0));
+    const s = await startService({ now: JANUARY, catalog: big, climatology: clonedClimatology(big) });
+    try {
+      const atlantic = waterTemps(await conditions("spot=coral-gardens-oudekraal-c2", s));
+      const falseBay = waterTemps(await conditions("spot=pyramid-rock-c2", s));
+      expect(Math.max(...atlantic)).toBeLessThanOrEqual(15);
+      expect(Math.min(...falseBay)).toBeGreaterThanOrEqual(16);
+    } finally {
+      await s.close();
+    }
   });
 
   it("refuses to start when a water-temperature zone names a spot its region does not have", () => {
