@@ -2,7 +2,8 @@
 // Usage: npm run data:check
 //
 // Beyond the schemas it checks what a schema cannot:
-// - every region has seasonal norms (data/climatology/<id>.json);
+// - every region has seasonal norms (data/climatology/<id>.json), and a water-temperature zone in
+//   them names only spots of its region;
 // - every spot lies within SPOT_MAX_KM_FROM_NEIGHBOUR of another spot of its region (a sign flip or a
 //   swapped digit puts a spot hundreds of km from all of them), and no region spans more than
 //   REGION_MAX_SPAN_KM (a region is one weather batch; a reef tract like the Florida Keys is long and
@@ -19,6 +20,7 @@ import { stationsById } from "@neaps/tide-database";
 import { RegionRecord, TIDE_STATION_MAX_KM } from "../src/catalog/schema.js";
 import { distanceKm } from "../src/geo.js";
 import { ClimatologyTable } from "../src/sources/climatology-schema.js";
+import { unknownZoneSpots } from "../src/sources/climatology.js";
 
 const SPOT_MAX_KM_FROM_NEIGHBOUR = 60;
 const REGION_MAX_SPAN_KM = 200;
@@ -41,6 +43,7 @@ const tideStations = [...stationsById.values()].filter((s) => s.kind === "tide")
 const climatologies = new Set(jsonFiles("data/climatology").map((f) => f.replace(/\.json$/, "")));
 
 const spotIds = new Set<string>();
+const regionSpotIds = new Map<string, Set<string>>();
 let spots = 0;
 for (const f of jsonFiles("data/regions")) {
   const parsed = RegionRecord.safeParse(json(`data/regions/${f}`));
@@ -49,6 +52,7 @@ for (const f of jsonFiles("data/regions")) {
     continue;
   }
   const r = parsed.data;
+  regionSpotIds.set(r.id, new Set(r.spots.map((s) => s.id)));
   if (`${r.id}.json` !== f) fail(`${f}: file name must be ${r.id}.json`);
   if (!climatologies.has(r.id)) fail(`${r.id}: no seasonal norms (data/climatology/${r.id}.json)`);
   const span = Math.max(...r.spots.flatMap((a) => r.spots.map((b) => distanceKm(a.lat, a.lon, b.lat, b.lon))));
@@ -98,7 +102,11 @@ for (const f of jsonFiles("data/regions")) {
 for (const f of jsonFiles("data/climatology")) {
   const parsed = ClimatologyTable.safeParse(json(`data/climatology/${f}`));
   if (!parsed.success) fail(`data/climatology/${f}: ${JSON.stringify(parsed.error.issues, null, 1)}`);
-  else console.log(`climatology ${parsed.data.region}: ok`);
+  else {
+    const unknown = unknownZoneSpots(parsed.data, regionSpotIds.get(parsed.data.region) ?? new Set());
+    if (unknown.length) fail(`data/climatology/${f}: water_temp_zones name spots not in the region: ${unknown.join(", ")}`);
+    else console.log(`climatology ${parsed.data.region}: ok${parsed.data.water_temp_zones ? ` (water temperature zones: ${parsed.data.water_temp_zones.map((z) => `${z.id}, ${z.spots.length} spots`).join("; ")})` : ""}`);
+  }
 }
 
 const areas = (json("data/protected-areas.json") as { areas: { id: string; spots: string[] }[] }).areas;

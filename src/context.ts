@@ -9,7 +9,7 @@ import type { Config } from "./config.js";
 import { ForecastService } from "./forecast/service.js";
 import { CardImages } from "./share/card-image.js";
 import { RenderPool } from "./share/render-pool.js";
-import { ClimatologySource, loadClimatology } from "./sources/climatology.js";
+import { ClimatologySource, loadClimatology, unknownZoneSpots } from "./sources/climatology.js";
 import type { ClimatologyTable } from "./sources/climatology-schema.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
@@ -121,6 +121,10 @@ export function createContext(opts: ContextOptions): ServiceContext {
   for (const spot of catalog.spots) {
     if (spot.tide_station !== null && !harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
+  }
+  for (const region of catalog.regions) {
+    const unknown = unknownZoneSpots(climatology.table(region.id)!, new Set(region.spots.map((s) => s.id)));
+    if (unknown.length) throw new Error(`region ${region.id}: water_temp_zones name spots not in the region: ${unknown.join(", ")}`);
   }
   const regulations = loadRegulations(catalog, opts.protectedAreasFile);
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");

@@ -2,9 +2,17 @@
 // from its seasonal norms and live from the upstream emulator, the wind regime decides which side of
 // the peninsula is clearer in which season, the Table Mountain National Park MPA's no-take zones
 // exclude the right spots from spearfishing, and a point across the South Atlantic names the right
-// nearest spot.
+// nearest spot. The region holds two seas: offline, the Atlantic seaboard spots take their water
+// temperature from the colder Atlantic seaboard zone of the seasonal norms and the False Bay spots
+// from the region's table; live answers are the upstream's on both sides.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
+import { FixedClock } from "../src/clock.js";
+import { loadConfig } from "../src/config.js";
+import { createContext } from "../src/context.js";
+import { createLogger } from "../src/logger.js";
+import { clonedCatalog, clonedClimatology } from "../src/sources/budget.js";
+import { loadClimatology } from "../src/sources/climatology.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { liveRuns } from "./helpers/live.js";
@@ -12,11 +20,23 @@ import { startService, type TestService } from "./helpers/service.js";
 
 const REGION = "za-wc-cape-peninsula";
 const TIMEZONE = "Africa/Johannesburg";
-/** One spot on each side of the peninsula, with the tide station of its side. */
+/**
+ * One spot on each side of the peninsula, with the tide station of its side and the water each
+ * side's sources give: Atlantic side 10–15 °C, False Bay 14–18 °C (simonstown.com, 'Dive the Cape').
+ */
 const SIDES = [
-  { side: "Atlantic seaboard", spot: "coral-gardens-oudekraal", station: "ticon/cape_town-704a-zaf-uhslc_rq" },
-  { side: "False Bay", spot: "pyramid-rock", station: "ticon/simons_town-221a-zaf-uhslc_rq" },
+  { side: "Atlantic seaboard", spot: "coral-gardens-oudekraal", station: "ticon/cape_town-704a-zaf-uhslc_rq", waterC: [10, 15] },
+  { side: "False Bay", spot: "pyramid-rock", station: "ticon/simons_town-221a-zaf-uhslc_rq", waterC: [14, 18] },
 ] as const;
+const ATLANTIC_SPOTS = ["coral-gardens-oudekraal", "sandy-cove-kraaiestein", "ss-maori", "north-paw"];
+const FALSE_BAY_SPOTS = ["long-beach-simons-town", "boulders-penguin-point", "pyramid-rock", "smitswinkel-bay-wrecks", "ss-lusitania-bellows"];
+/** Mid-January, the south-easter's upwelling season (10:00 in Cape Town). */
+const JANUARY = "2027-01-15T08:00:00Z";
+const waterTemps = (body: ConditionsJson) => {
+  const t = [body.now, ...body.periods].flatMap((p) => (p?.water_temp_c == null ? [] : [p.water_temp_c]));
+  expect(t.length).toBeGreaterThan(0);
+  return t;
+};
 
 let svc: TestService;
 beforeAll(async () => {
@@ -59,7 +79,7 @@ describe("the published catalogue", () => {
   });
 });
 
-describe.each(SIDES)("$side ($spot)", ({ spot, station }) => {
+describe.each(SIDES)("$side ($spot)", ({ spot, station, waterC }) => {
   it("answers conditions offline from its seasonal norms and the real tides of its side's station", async () => {
     const body = await conditions(`spot=${spot}`);
     expect(body.spot).toMatchObject({ id: spot, region: { id: REGION }, timezone: TIMEZONE });
@@ -74,9 +94,9 @@ describe.each(SIDES)("$side ($spot)", ({ spot, station }) => {
     for (const p of body.periods) {
       expect(p.why).toContain("Seasonal norms, not a live forecast.");
       expect(p.visibility_ft).toBeGreaterThan(0);
-      // Cold temperate water, never tropical.
-      expect(p.water_temp_c).toBeGreaterThanOrEqual(12);
-      expect(p.water_temp_c).toBeLessThanOrEqual(19);
+      // Cold temperate water in the range its side's sources give.
+      expect(p.water_temp_c).toBeGreaterThanOrEqual(waterC[0]);
+      expect(p.water_temp_c).toBeLessThanOrEqual(waterC[1]);
     }
   });
 
@@ -90,6 +110,86 @@ describe.each(SIDES)("$side ($spot)", ({ spot, station }) => {
     expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
     expect(body.data_quality.freshness).toBe("live");
     for (const p of body.periods) expect(p.why).not.toMatch(/Seasonal norms/);
+  });
+});
+
+describe("seasonal water temperature on each side of the peninsula", () => {
+  let jan: TestService;
+  beforeAll(async () => {
+    jan = await startService({ now: JANUARY });
+  });
+  afterAll(() => jan.close());
+
+  it("in January gives every Atlantic seaboard spot upwelled Atlantic water (10–15 °C), credited to the Atlantic sources", async () => {
+    for (const spot of ATLANTIC_SPOTS) {
+      const body = await conditions(`spot=${spot}`, jan);
+      expect(body.data_quality.freshness, spot).toBe("none");
+      for (const t of waterTemps(body)) {
+        expect(t, spot).toBeGreaterThanOrEqual(10);
+        expect(t, spot).toBeLessThanOrEqual(15);
+      }
+      const norms = body.data_credits.filter((c) => c.provider === "Ocean Conditions seasonal norms");
+      expect(norms, spot).toHaveLength(1);
+      expect(norms[0]!.credit, spot).toMatch(/^Seasonal norms for Cape Peninsula & False Bay, with Atlantic seaboard water temperature \(not a forecast\), compiled from published sources: Simon's Town; Green Point Greenie/);
+    }
+  });
+
+  it("in January gives every False Bay spot False Bay water (16–18 °C), 2 °C or more warmer than the Atlantic side", async () => {
+    const atlanticMax = Math.max(...(await conditions("spot=coral-gardens-oudekraal", jan)).periods.map((p) => p.water_temp_c!));
+    for (const spot of FALSE_BAY_SPOTS) {
+      const body = await conditions(`spot=${spot}`, jan);
+      const temps = waterTemps(body);
+      for (const t of temps) {
+        expect(t, spot).toBeGreaterThanOrEqual(16);
+        expect(t, spot).toBeLessThanOrEqual(18);
+      }
+      expect(Math.min(...temps) - atlanticMax, spot).toBeGreaterThanOrEqual(2);
+      const norms = body.data_credits.find((c) => c.provider === "Ocean Conditions seasonal norms");
+      expect(norms!.credit, spot).toMatch(/^Seasonal norms for Cape Peninsula & False Bay \(not a forecast\)/);
+    }
+  });
+
+  const live = liveRuns();
+  it("leaves live answers alone: both sides get the upstream's sea temperature at their own coordinates", async () => {
+    const r = await live({ scenario: "calm", now: JANUARY });
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sides: Record<string, number> = {};
+    for (const spot of ["coral-gardens-oudekraal", "pyramid-rock"]) {
+      const { status, body } = await r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}&from=2027-01-15&to=2027-01-16`);
+      expect(status).toBe(200);
+      expect(body.data_quality.freshness).toBe("live");
+      expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+      sides[spot] = mean(waterTemps(body));
+    }
+    // The emulator's calm sea runs about 19 °C at 34° S and knows nothing of the Atlantic seaboard
+    // zone: the live Atlantic answer is that, not the zone's 12.5 °C norm.
+    expect(sides["coral-gardens-oudekraal"]).toBeGreaterThan(17);
+    expect(Math.abs(sides["coral-gardens-oudekraal"]! - sides["pyramid-rock"]!)).toBeLessThan(0.5);
+  });
+
+  it("keeps the zone for the planning clones of the region (spot ids suffixed -c2)", async () => {
+    const records = Catalog.readRecords();
+    // Twice today's spots: every region, the Cape's last among them, gets one clone.
+    const big = clonedCatalog(records, 2 * records.reduce((n, r) => n + r.spots.length, 0));
+    const s = await startService({ now: JANUARY, catalog: big, climatology: clonedClimatology(big) });
+    try {
+      const atlantic = waterTemps(await conditions("spot=coral-gardens-oudekraal-c2", s));
+      const falseBay = waterTemps(await conditions("spot=pyramid-rock-c2", s));
+      expect(Math.max(...atlantic)).toBeLessThanOrEqual(15);
+      expect(Math.min(...falseBay)).toBeGreaterThanOrEqual(16);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("refuses to start when a water-temperature zone names a spot its region does not have", () => {
+    const tables = loadClimatology();
+    const cape = tables.get(REGION)!;
+    tables.set(REGION, { ...cape, water_temp_zones: cape.water_temp_zones!.map((z) => ({ ...z, spots: [...z.spots, "coral-gardns-oudekraal"] })) });
+    const config = loadConfig({ DATA_SOURCE: "offline", LOG_LEVEL: "silent" });
+    expect(() => createContext({ config, clock: new FixedClock(JANUARY), catalog: Catalog.load(), climatology: tables, log: createLogger("silent") })).toThrow(
+      /za-wc-cape-peninsula: water_temp_zones name spots not in the region: atlantic-seaboard: coral-gardns-oudekraal/,
+    );
   });
 });
 

@@ -159,7 +159,11 @@ export function clonedClimatology(catalog: Catalog, tables: Map<string, Climatol
   const out = new Map(tables);
   for (const r of catalog.regions) {
     const original = tables.get(r.id.replace(/-c\d+$/, ""));
-    if (!out.has(r.id) && original) out.set(r.id, { ...original, region: r.id });
+    if (out.has(r.id) || !original) continue;
+    // Clone spot ids carry the region's suffix; a zone names the clones of its spots.
+    const suffix = r.id.slice(original.region.length);
+    const zones = original.water_temp_zones?.map((z) => ({ ...z, spots: z.spots.map((id) => `${id}${suffix}`) }));
+    out.set(r.id, { ...original, region: r.id, ...(zones ? { water_temp_zones: zones } : {}) });
   }
   return out;
 }

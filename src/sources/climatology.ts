@@ -4,6 +4,9 @@
 // Scalars (wind speed, water temperature, rain, cloud) are interpolated linearly between month
 // midpoints so a week that crosses a month boundary does not jump; swell trains are taken from the
 // calendar month as listed (blending trains from different directions would invent swells).
+// A region that holds two seas lists stretches of coast with their own water temperature
+// (`water_temp_zones`); a spot in one takes its seasonal water temperature from that zone's monthly
+// table, interpolated the same way, and everything else from the region's months.
 // Wind follows a daily cosine cycle around its monthly mean, peaking at the table's peak hour; gusts
 // are the mean times NORM_GUST_FACTOR.
 import { readdirSync, readFileSync } from "node:fs";
@@ -14,7 +17,7 @@ import { DATA_DIR } from "../paths.js";
 import { LRUCache } from "lru-cache";
 import { HOUR_MS } from "../clock.js";
 import { offsetMinutes } from "../time/zone.js";
-import { ClimatologyTable, type ClimatologyMonth } from "./climatology-schema.js";
+import { ClimatologyTable, type ClimatologyMonth, type WaterTempZone } from "./climatology-schema.js";
 import { emptyInputs, SWELL_TRAINS, SourceUnavailableError, type HourlyInputs, type Origin, type Source } from "./types.js";
 
 export function loadClimatology(dir = join(DATA_DIR, "climatology")): Map<string, ClimatologyTable> {
@@ -27,16 +30,29 @@ export function loadClimatology(dir = join(DATA_DIR, "climatology")): Map<string
   return tables;
 }
 
-export function climatologyCredit(table: ClimatologyTable, regionName: string): DataCredit {
+export function climatologyCredit(table: ClimatologyTable, regionName: string, zone: WaterTempZone | null = null): DataCredit {
+  // A zone's own sources lead, so the credit names where its water temperature came from.
+  const sources = zone ? [...table.sources.filter((s) => zone.source_ids.includes(s.id)), ...table.sources.filter((s) => !zone.source_ids.includes(s.id))] : table.sources;
   // Titles read "Publisher, 'Page title'": credit each publisher once, in table order.
-  const publishers = [...new Set(table.sources.map((s) => s.title.split(/,\s|\s'/)[0]!.trim()))];
+  const publishers = [...new Set(sources.map((s) => s.title.split(/,\s|\s'/)[0]!.trim()))];
   const named = publishers.slice(0, 4).join("; ") + (publishers.length > 4 ? `; and ${publishers.length - 4} more` : "");
+  const where = zone ? `${regionName}, with ${zone.name} water temperature` : regionName;
   return {
     provider: "Ocean Conditions seasonal norms",
-    credit: `Seasonal norms for ${regionName} (not a forecast), compiled from published sources: ${named}`,
-    url: table.sources[0]!.url,
+    credit: `Seasonal norms for ${where} (not a forecast), compiled from published sources: ${named}`,
+    url: sources[0]!.url,
     license: "Compiled from published sources; see each source",
   };
+}
+
+/** The water-temperature zone a spot belongs to in its region's table, or null (the region's own water). */
+export function waterTempZoneOf(table: ClimatologyTable, spotId: string): WaterTempZone | null {
+  return table.water_temp_zones?.find((z) => z.spots.includes(spotId)) ?? null;
+}
+
+/** Zone members that are not spots of the region: a typo would silently give a spot the wrong sea. */
+export function unknownZoneSpots(table: ClimatologyTable, regionSpotIds: ReadonlySet<string>): string[] {
+  return (table.water_temp_zones ?? []).flatMap((z) => z.spots.filter((id) => !regionSpotIds.has(id)).map((id) => `${z.id}: ${id}`));
 }
 
 /**
@@ -68,15 +84,18 @@ export class ClimatologySource implements Source {
   origin(spot: Spot): Origin | null {
     const table = this.#tables.get(spot.region.id);
     if (!table) return null;
-    let o = this.#origins.get(spot.region.id);
+    const zone = waterTempZoneOf(table, spot.id);
+    const key = `${spot.region.id}|${zone?.id ?? ""}`;
+    let o = this.#origins.get(key);
     if (!o) {
+      // One feed id per region (a zone is part of the region's table); the credit names the zone.
       o = {
         id: `climatology:${spot.region.id}`,
         climatology: true,
         fetchedAt: null,
-        credits: [climatologyCredit(table, spot.region.name)],
+        credits: [climatologyCredit(table, spot.region.name, zone)],
       };
-      this.#origins.set(spot.region.id, o);
+      this.#origins.set(key, o);
     }
     return o;
   }
@@ -86,11 +105,14 @@ export class ClimatologySource implements Source {
   }
 
   /**
-   * The series depends only on the region (its table and time zone) and the window, so every spot of
-   * a region shares one: built once, kept for the hour. Callers treat it as read-only.
+   * The series depends only on the region (its table and time zone), the spot's water-temperature
+   * zone and the window, so the spots of a region (or zone) share one: built once, kept for the hour.
+   * Callers treat it as read-only.
    */
   hourlySync(spot: Spot, start: Date, end: Date): HourlyInputs {
-    const key = `${spot.region.id}|${start.getTime()}|${end.getTime()}`;
+    const table = this.#tables.get(spot.region.id);
+    const zone = table ? waterTempZoneOf(table, spot.id) : null;
+    const key = `${spot.region.id}|${zone?.id ?? ""}|${start.getTime()}|${end.getTime()}`;
     let series = this.#series.get(key);
     if (!series) {
       series = this.#build(spot, start, end);
@@ -103,6 +125,7 @@ export class ClimatologySource implements Source {
     const table = this.#tables.get(spot.region.id);
     const origin = this.origin(spot);
     if (!table || !origin) throw new SourceUnavailableError(`no seasonal norms for region ${spot.region.id}`);
+    const zone = waterTempZoneOf(table, spot.id);
     const hours = Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS));
     const out = emptyInputs(start, hours);
     out.origins.push(origin);
@@ -130,7 +153,7 @@ export class ClimatologySource implements Source {
       v.wind_from_deg[h] = m.wind.from_deg;
       v.precip_mm[h] = scalar((x) => x.rain_mm) / DAYS_IN_MONTH[month]! / 24;
       v.cloud_pct[h] = scalar((x) => x.cloud_pct);
-      v.water_temp_c[h] = scalar((x) => x.water_temp_c);
+      v.water_temp_c[h] = zone ? interpolateSeries(zone.water_temp_c, month, dayFrac) : scalar((x) => x.water_temp_c);
     }
     for (const f of Object.keys(v) as (keyof typeof v)[]) {
       const vals = v[f];
@@ -148,7 +171,12 @@ function interpolate(
   dayFrac: number,
   pick: (m: ClimatologyMonth) => number,
 ): number {
+  return interpolateSeries(months.map(pick), month, dayFrac);
+}
+
+/** The same interpolation over a plain January..December series. */
+function interpolateSeries(values: readonly number[], month: number, dayFrac: number): number {
   const other = dayFrac < 0.5 ? (month + 11) % 12 : (month + 1) % 12;
   const w = Math.abs(dayFrac - 0.5); // 0 at mid-month, 0.5 at the boundary
-  return pick(months[month]!) * (1 - w) + pick(months[other]!) * w;
+  return values[month]! * (1 - w) + values[other]! * w;
 }
