@@ -27,8 +27,8 @@ export const MAX_QUERY_BYTES = 2048;
 export const MCP_MAX_BODY_BYTES = 65_536;
 /** Deepest nesting of arrays/objects accepted in a POST /mcp body (tool calls need about 5). */
 export const MCP_MAX_JSON_DEPTH = 64;
-/** Share images kept in memory (PNG bytes); at ~60 KB each this holds several hundred cards. */
-export const CARD_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+/** Share images kept in memory (PNG bytes); at ~70 KB each this holds some 340 cards, the popular ones protected from scans. */
+export const CARD_CACHE_MAX_BYTES = 24 * 1024 * 1024;
 /** Share image size (Open Graph's recommended 1.91:1). */
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
