@@ -13,9 +13,9 @@ import { createContext } from "../src/context.js";
 import { createLogger } from "../src/logger.js";
 import { clonedCatalog, clonedClimatology } from "../src/sources/budget.js";
 import { loadClimatology } from "../src/sources/climatology.js";
-import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
-import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
+import { type ConditionsJson } from "../src/schemas/conditions.js";
 import { liveRuns } from "./helpers/live.js";
+import { conditionsFrom, itAnswersLive, recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 const REGION = "za-wc-cape-peninsula";
@@ -44,18 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const conditions = async (qs: string, s: TestService = svc) => {
-  const r = await s.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
-  expect(r.status).toBe(200);
-  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
-const rec = async (qs: string) => {
-  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
-  expect(r.status).toBe(200);
-  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
+const conditions = (qs: string, s: TestService = svc) => conditionsFrom(s, qs);
+const rec = (qs: string) => recommendationsFrom(svc, qs);
 const meanVisibility = (body: ConditionsJson) => {
   const v = body.periods.map((p) => p.visibility_ft).filter((x): x is number => x !== null);
   expect(v.length).toBeGreaterThan(0);
@@ -100,17 +90,7 @@ describe.each(SIDES)("$side ($spot)", ({ spot, station, waterC }) => {
     }
   });
 
-  const live = liveRuns();
-  it("answers conditions live from the upstreams, without seasonal norms", async () => {
-    const r = await live({ scenario: "calm" });
-    const { status, body } = await r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}`);
-    expect(status).toBe(200);
-    expect(body.spot.region.id).toBe(REGION);
-    expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
-    expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
-    expect(body.data_quality.freshness).toBe("live");
-    for (const p of body.periods) expect(p.why).not.toMatch(/Seasonal norms/);
-  });
+  itAnswersLive(REGION, spot);
 });
 
 describe("seasonal water temperature on each side of the peninsula", () => {

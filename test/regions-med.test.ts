@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
-import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { liveRuns } from "./helpers/live.js";
+import { conditionsFrom, recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One spot per region of this slice, with its tide station (null: none within reach) and IANA zone. */
@@ -23,18 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const conditions = async (qs: string, s: TestService = svc) => {
-  const r = await s.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
-  expect(r.status).toBe(200);
-  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
-const rec = async (qs: string) => {
-  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
-  expect(r.status).toBe(200);
-  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
+const conditions = (qs: string, s: TestService = svc) => conditionsFrom(s, qs);
+const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
   it("lists each region of the slice, published conditions_only, with its spots", async () => {

@@ -5,9 +5,7 @@
 // nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
-import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
-import { liveRuns } from "./helpers/live.js";
+import { conditionsFrom, itAnswersLive, recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per region, with its tide station and IANA zone. */
@@ -41,18 +39,8 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const conditions = async (qs: string) => {
-  const r = await svc.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
-  expect(r.status).toBe(200);
-  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
-const rec = async (qs: string) => {
-  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
-  expect(r.status).toBe(200);
-  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
+const conditions = (qs: string) => conditionsFrom(svc, qs);
+const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
   it("lists each Oceania region in the coverage listing, published conditions_only until calibrated", async () => {
@@ -89,17 +77,7 @@ describe.each(REGIONS)("$region", ({ region, spot, station, timezone, waterC }) 
     }
   });
 
-  const live = liveRuns();
-  it("answers conditions live from the upstreams, without seasonal norms", async () => {
-    const r = await live({ scenario: "calm" });
-    const { status, body } = await r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}`);
-    expect(status).toBe(200);
-    expect(body.spot.region.id).toBe(region);
-    expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
-    expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
-    expect(body.data_quality.freshness).toBe("live");
-    for (const p of body.periods) expect(p.why).not.toMatch(/Seasonal norms/);
-  });
+  itAnswersLive(region, spot);
 });
 
 describe("spearfishing on Northland's east coast", () => {

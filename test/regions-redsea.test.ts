@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
-import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
 import { liveRuns } from "./helpers/live.js";
+import { recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per Red Sea region. */
@@ -30,12 +30,7 @@ const conditions = async (qs: string, s: TestService = svc) => {
   expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
   return r.body;
 };
-const rec = async (qs: string) => {
-  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
-  expect(r.status).toBe(200);
-  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
+const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
   it("lists the Red Sea regions conditions_only, every spot inside its bbox, and names them among the regions without tides", async () => {

@@ -4,9 +4,9 @@
 // wrecks; a point in the North Sea names the right nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
-import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
+import { type ConditionsJson } from "../src/schemas/conditions.js";
 import { liveRuns } from "./helpers/live.js";
+import { conditionsFrom, recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 const REGION = "gb-ork-scapa-flow";
@@ -21,18 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const conditions = async (qs: string) => {
-  const r = await svc.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
-  expect(r.status).toBe(200);
-  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
-const rec = async (qs: string) => {
-  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
-  expect(r.status).toBe(200);
-  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
-  return r.body;
-};
+const conditions = (qs: string) => conditionsFrom(svc, qs);
+const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
   it("lists Scapa Flow with its fourteen wreck sites, published conditions_only until calibrated", async () => {

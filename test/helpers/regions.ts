@@ -1,0 +1,38 @@
+// What every regional test asks the real HTTP server: a conditions or recommendations answer that
+// is 200 and matches its schema, and the same live check for a region's spot (upstream data from
+// the emulator, no seasonal norms).
+import { expect, it } from "vitest";
+import { ConditionsSchema, type ConditionsJson } from "../../src/schemas/conditions.js";
+import { RecommendationSchema, type RecommendationJson } from "../../src/schemas/decisions.js";
+import { liveRuns } from "./live.js";
+import type { TestService } from "./service.js";
+
+/** GET /api/v1/conditions?{qs}: asserts 200 and the schema, returns the body. */
+export async function conditionsFrom(svc: TestService, qs: string): Promise<ConditionsJson> {
+  const r = await svc.json<ConditionsJson>(`/api/v1/conditions?${qs}`);
+  expect(r.status).toBe(200);
+  expect(ConditionsSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+}
+
+/** GET /api/v1/recommendations?{qs}: asserts 200 and the schema, returns the body. */
+export async function recommendationsFrom(svc: TestService, qs: string): Promise<RecommendationJson> {
+  const r = await svc.json<RecommendationJson>(`/api/v1/recommendations?${qs}`);
+  expect(r.status).toBe(200);
+  expect(RecommendationSchema.parse(r.body)).toEqual(r.body);
+  return r.body;
+}
+
+/** Registers the test that `spot` (in `region`) answers live from the emulated upstreams, without seasonal norms. */
+export function itAnswersLive(region: string, spot: string): void {
+  const live = liveRuns();
+  it("answers conditions live from the upstreams, without seasonal norms", async () => {
+    const r = await live({ scenario: "calm" });
+    const body = await conditionsFrom(r.svc, `spot=${spot}`);
+    expect(body.spot.region.id).toBe(region);
+    expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
+    expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
+    expect(body.data_quality.freshness).toBe("live");
+    for (const p of body.periods) expect(p.why).not.toMatch(/Seasonal norms/);
+  });
+}
