@@ -175,7 +175,7 @@ async function firstDecisions(base: string) {
  */
 async function mixedWorkload(base: string, pid: number, calls = 8000) {
   const activities = ["snorkel", "dive", "freedive", "spearfish"];
-  const regions = ["us-hi-oahu", "us-hi-maui", "us-hi-kona", "us-ca-san-diego", "us-ca-monterey", "mx-roo-cozumel", "au-nsw-sydney"];
+  const regions = ((await (await fetch(`${base}/api/v1/coverage`)).json()) as { regions: { id: string }[] }).regions.map((r) => r.id);
   const spots = ((await (await fetch(`${base}/api/v1/spots`)).json()) as { spots: { id: string }[] }).spots.map((s) => s.id);
   const mcp = TARGETS.find((t) => t.name === "mcp get_conditions")!;
   const mcpCall = (i: number, name: string, args: Record<string, unknown>) => ({

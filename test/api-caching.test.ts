@@ -139,6 +139,8 @@ describe("ETag follows the content", () => {
       .toBe(304);
     expect(newTag).not.toBe(oldTag);
     expect((await r.svc.get(COND, { headers: { "If-None-Match": oldTag } })).status).toBe(200);
+    // Each refresh replaced the spot's forecast: one spot asked about, one forecast held.
+    expect(r.svc.ctx.forecasts.cachedForecasts).toBe(1);
   });
 });
 

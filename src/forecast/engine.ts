@@ -11,6 +11,7 @@ import type { PeriodJson } from "../schemas/conditions.js";
 import { freshnessOf, type Freshness } from "../sources/freshness.js";
 import { tideHeightAt, tideStateAt } from "../sources/tides.js";
 import { NO_ORIGIN, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type TideEvent, type TideSeries } from "../sources/types.js";
+import { flat } from "../flat.js";
 import { isoWithOffset, localDate, monthOf } from "../time/zone.js";
 import { isDaylightSlot, periodSlots } from "./periods.js";
 import { effectiveWindKt, scoreConditions } from "./score.js";
@@ -58,6 +59,65 @@ export interface PeriodResult {
   json: PeriodJson;
 }
 
+/**
+ * A period as the engine keeps it for the hour: its JSON as answers show it, and the same values
+ * read from that JSON rather than held twice (a forecast is kept for every spot asked about).
+ */
+class Period implements PeriodResult {
+  constructor(
+    readonly kind: PeriodResult["kind"],
+    readonly date: string,
+    readonly startHour: number,
+    readonly start: Date,
+    readonly end: Date,
+    readonly seasonal: boolean,
+    readonly origins: number[],
+    readonly json: PeriodJson,
+  ) {}
+  get daylight(): boolean {
+    return this.kind === "forecast" && isDaylightSlot(this.startHour);
+  }
+  get score(): number | null {
+    return this.json.score;
+  }
+  get rating(): Rating | null {
+    return this.json.rating;
+  }
+  get visFt(): number | null {
+    return this.json.visibility_ft;
+  }
+  get swellFt(): number | null {
+    return this.json.swell_height_ft;
+  }
+  get swellPeriodS(): number | null {
+    return this.json.swell_period_s;
+  }
+  get swellFromDeg(): number | null {
+    return this.json.swell_from_deg;
+  }
+  get windKt(): number | null {
+    return this.json.wind_speed_kt;
+  }
+  get gustKt(): number | null {
+    return this.json.wind_gust_kt;
+  }
+  get windFromDeg(): number | null {
+    return this.json.wind_from_deg;
+  }
+  get waterTempC(): number | null {
+    return this.json.water_temp_c;
+  }
+  get tideState(): TideState | null {
+    return this.json.tide_state;
+  }
+  get confidence(): number | null {
+    return this.json.confidence;
+  }
+  get visibilitySource(): "satellite" | "heuristic" | null {
+    return this.json.visibility_source;
+  }
+}
+
 export interface SpotForecast {
   spot: Spot;
   /** Instant the forecast was computed for. */
@@ -87,6 +147,8 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
   const satelliteAgeH = satellite ? (now.getTime() - satellite.observedAt.getTime()) / HOUR_MS : null;
   const satVisM = satellite ? satelliteVisibilityM(satellite.kd490) : null;
   const events = tides?.events ?? [];
+  // Periods fed by the same inputs share one list of them.
+  const originSets = new Map<string, number[]>();
 
   const evaluate = (kind: PeriodResult["kind"], date: string, startHour: number, start: Date, end: Date): PeriodResult => {
     const h0 = Math.round((start.getTime() - inputs.start.getTime()) / HOUR_MS);
@@ -175,8 +237,8 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
     const visFt = vis ? Math.round(vis.ft) : null;
     const json: PeriodJson = {
       kind,
-      start: isoWithOffset(start, spot.timezone),
-      end: isoWithOffset(end, spot.timezone),
+      start: flat(isoWithOffset(start, spot.timezone)),
+      end: flat(isoWithOffset(end, spot.timezone)),
       rating,
       score,
       visibility_ft: visFt,
@@ -193,32 +255,12 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
       water_temp_c: waterTempC === null ? null : round(waterTempC, 1),
       confidence,
       visibility_source: vis?.source ?? null,
-      why,
+      why: flat(why),
     };
-    return {
-      kind,
-      date,
-      startHour,
-      start,
-      end,
-      daylight: kind === "forecast" && isDaylightSlot(startHour),
-      score,
-      rating,
-      visFt,
-      swellFt: json.swell_height_ft,
-      swellPeriodS: json.swell_period_s,
-      swellFromDeg: json.swell_from_deg,
-      windKt: json.wind_speed_kt,
-      gustKt: json.wind_gust_kt,
-      windFromDeg: json.wind_from_deg,
-      waterTempC: json.water_temp_c,
-      tideState,
-      confidence,
-      visibilitySource: json.visibility_source,
-      seasonal: score !== null && climatology,
-      origins: [...used].sort((a, b) => a - b),
-      json,
-    };
+    const key = [...used].sort((a, b) => a - b).join(",");
+    let origins = originSets.get(key);
+    if (!origins) originSets.set(key, (origins = key === "" ? [] : key.split(",").map(Number)));
+    return new Period(kind, date, startHour, start, end, score !== null && climatology, origins, json);
   };
 
   const periods = slots.map((s) => evaluate("forecast", s.date, s.startHour, s.start, s.end));

@@ -32,14 +32,17 @@ export class ForecastService {
   // The key of each spot's latest build (one per catalogue spot).
   readonly #builtKey = new Map<string, string>();
   readonly #inflight = new Map<string, Promise<TimedForecast>>();
+  /** The hour of the forecasts held. */
+  #hour = 0;
 
   readonly #catalog: Catalog;
 
   constructor(deps: ForecastServiceDeps, catalog: Catalog) {
     this.#deps = deps;
     this.#catalog = catalog;
-    // One entry per spot and hour; twice the catalogue covers the hour boundary.
-    this.#cache = new LRUCache({ max: Math.max(64, catalog.spots.length * 2) });
+    // At most one entry per spot: a build replaces the spot's previous one (see forecast()), and
+    // forecasts of an earlier hour are dropped when the hour turns. The bound is a backstop.
+    this.#cache = new LRUCache({ max: Math.max(64, catalog.spots.length) });
   }
 
   get clock(): Clock {
@@ -52,6 +55,7 @@ export class ForecastService {
    */
   async forecast(spot: Spot): Promise<TimedForecast> {
     const hour = hourFloor(this.#deps.clock.now());
+    if (hour.getTime() !== this.#hour) this.#turnHour(hour.getTime());
     const key = this.#key(spot, hour);
     const hit = key === null ? undefined : this.#cache.get(key);
     if (hit) return hit;
@@ -66,6 +70,10 @@ export class ForecastService {
           const rev = built.revision === undefined ? this.#revision(spot) : built.revision;
           if (rev !== null) {
             const readKey = `${spot.id}|${hour.getTime()}|${rev}`;
+            // The spot's previous build (an earlier hour or revision) is never served again,
+            // unless it is the current one and this build read older data.
+            const previous = this.#builtKey.get(spot.id);
+            if (previous !== undefined && previous !== readKey && previous !== this.#key(spot, hour)) this.#cache.delete(previous);
             this.#cache.set(readKey, built);
             this.#builtKey.set(spot.id, readKey);
           }
@@ -89,6 +97,13 @@ export class ForecastService {
     const built = this.#builtKey.get(spotId);
     const builtThisHour = built !== undefined && built.slice(0, built.lastIndexOf("|")) === key.slice(0, key.lastIndexOf("|"));
     return builtThisHour && built !== key && !this.#cache.has(key) ? null : key;
+  }
+
+  /** Forecasts of an earlier hour can never be served again: dropped at once, not when evicted. */
+  #turnHour(hour: number): void {
+    this.#hour = hour;
+    const current = `|${hour}|`;
+    for (const key of [...this.#cache.keys()]) if (!key.includes(current)) this.#cache.delete(key);
   }
 
   /** Null while the source has a refresh due. */
