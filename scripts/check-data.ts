@@ -41,9 +41,9 @@ const MAX_APPROXIMATE_SHARE = 0.1;
  * Port Hacking estuary, which 1:10m leaves out) and 2.25 km (Waipouri Cove); two yacht anchorages
  * in 9–28 m of water at Komodo measure 1.0–1.5 km inland. 3.5 km keeps a margin of more than one
  * quantisation step above the worst correct spot. It catches a sign flip or a swapped digit that
- * lands on land and a point placed at a town, airport or resort more than 3.5 km behind the coast;
- * it cannot catch a point 1–3 km inland where the 1:10m coast is coarse (a 5.3 km chord lies 2 km
- * off Sydney's Gordons Bay), and a lower figure would reject correct spots.
+ * lands more than 3.5 km inland and a point placed at a town, airport or resort that far behind the
+ * coast; it cannot catch a point 1–3.5 km inland where the 1:10m coast is coarse (a 5.3 km chord
+ * lies 2 km off Sydney's Gordons Bay), and a lower figure would reject correct spots.
  */
 export const SHORE_TOLERANCE_KM = 3.5;
 /**

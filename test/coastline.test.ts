@@ -22,7 +22,7 @@ describe("data:check coastline verdict", () => {
     expect(coastVerdict(21.262, -157.692, ["shore"])).toMatchObject({ onLand: false, error: null, warning: null });
   });
 
-  it("fails a town a few km behind a coarse stretch of coast (Randwick, 1.9 km west of Gordons Bay)", () => {
+  it("fails a town a few km behind a coarse stretch of coast (Randwick, 1.8 km west of Gordons Bay)", () => {
     expect(coastVerdict(-33.9167, 151.2417, ["shore"]).error).toMatch(/^on land, 3\.\d\d km/);
   });
 
