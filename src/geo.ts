@@ -1,7 +1,8 @@
 // Great-circle distance and compass helpers.
 import { OCTANTS, type Octant } from "./catalog/schema.js";
 
-const EARTH_RADIUS_KM = 6371.0088;
+/** Mean Earth radius (IUGG), km. */
+export const EARTH_RADIUS_KM = 6371.0088;
 const rad = (d: number) => (d * Math.PI) / 180;
 
 /** Great-circle (haversine) distance in kilometres. */
