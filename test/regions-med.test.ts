@@ -190,9 +190,12 @@ describe("Gran Canaria", () => {
   });
 });
 
-/** The next date (today included) in the Canaries that falls on the given weekday (0 = Sunday), as YYYY-MM-DD. */
+/**
+ * The next date (today included) in the Canaries that falls on the given weekday (0 = Sunday), as
+ * YYYY-MM-DD: today by the service's clock, so the date is inside the horizon whatever day the suite runs.
+ */
 function nextCanaryDate(weekday: number): string {
-  const today = new Date(`${new Date().toLocaleDateString("en-CA", { timeZone: "Atlantic/Canary" })}T12:00:00Z`);
+  const today = new Date(`${svc.clock.now().toLocaleDateString("en-CA", { timeZone: "Atlantic/Canary" })}T12:00:00Z`);
   const ahead = (weekday - today.getUTCDay() + 7) % 7;
   return new Date(today.getTime() + ahead * 86_400_000).toISOString().slice(0, 10);
 }
