@@ -88,7 +88,7 @@ describe("spearfishing on Northland's east coast", () => {
     expect(closed.map((e) => e.spot.id).sort()).toEqual([...DEEP_WATER_COVE, ...POOR_KNIGHTS].sort());
     for (const e of closed.filter((x) => POOR_KNIGHTS.includes(x.spot.id))) expect(e.areas).toEqual(["Poor Knights Islands Marine Reserve"]);
     for (const e of closed.filter((x) => DEEP_WATER_COVE.includes(x.spot.id))) {
-      expect(e.areas).toEqual(["Maunganui Bay (Deep Water Cove) temporary closure (rāhui)"]);
+      expect(e.areas).toEqual(["Rakaumangamanga Rāhui Tapu (Maunganui Bay to Oke Bay)"]);
     }
     // Open water for spearfishing, but not these: boat traffic.
     expect(excluded.find((e) => e.spot.id === "kukutauwhao-lighthouse-bay")!.reason).toBe("unsuited_hazard");
