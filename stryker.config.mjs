@@ -12,6 +12,9 @@ export default {
   tsconfigFile: "tsconfig.json",
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   coverageAnalysis: "perTest",
+  // Results are kept in reports/stryker-incremental.json: the next run tests again only the mutants
+  // whose code or covering tests changed (`npm run mutate -- --force` tests everything).
+  incremental: true,
   concurrency: 1,
   timeoutMS: 20_000,
   timeoutFactor: 2,
