@@ -10,6 +10,9 @@ export default defineConfig({
     // expect.poll gives up after 1 s by default: far too short for a page rendering on a busy machine.
     expect: { poll: { timeout: 30_000, interval: 50 } },
     pool: "forks",
+    // Two test files at a time, whatever the core count (vitest's default on two cores is one): most
+    // of the suite's time is spent waiting on servers, processes and upstream timeouts, not on CPU.
+    maxWorkers: 2,
     reporters: ["default"],
   },
 });
