@@ -5,7 +5,7 @@
 // the right nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { conditionsFrom, itAnswersLive, recommendationsFrom } from "./helpers/regions.js";
+import { conditionsFrom, itAnswersLive, itAnswersOffline, recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per region, with its tide station and IANA zone. */
@@ -43,19 +43,7 @@ describe("the published catalogue", () => {
 });
 
 describe.each(REGIONS)("$region", ({ region, spot, station, timezone }) => {
-  it("answers conditions offline from its seasonal norms and real tides", async () => {
-    const body = await conditions(`spot=${spot}`);
-    expect(body.spot).toMatchObject({ id: spot, region: { id: region }, timezone });
-    expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
-    expect(body.sources).toContain(`climatology:${region}`);
-    expect(body.sources).toContain(`tide-harmonics:${station}`);
-    expect(body.tide_events.length).toBeGreaterThan(10);
-    for (const p of body.periods) {
-      expect(p.why).toContain("Seasonal norms, not a live forecast.");
-      expect(p.visibility_ft).toBeGreaterThan(0);
-      expect(p.water_temp_c).toBeGreaterThan(25);
-    }
-  });
+  itAnswersOffline(() => svc, { spot, region, station, timezone, waterAboveC: 25 });
 
   itAnswersLive(region, spot);
 });

@@ -5,7 +5,7 @@
 // nearest spot of each region.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { conditionsFrom, itAnswersLive, recommendationsFrom } from "./helpers/regions.js";
+import { itAnswersLive, itAnswersOffline, recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 const REGION = "mx-roo-cozumel";
@@ -36,7 +36,6 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const conditions = (qs: string) => conditionsFrom(svc, qs);
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published Cozumel catalogue", () => {
@@ -91,19 +90,7 @@ describe.each([
   { spot: "felipe-xicotencatl-c53", region: REGION, station: STATION, timezone: "America/Cancun" },
   { spot: "hilma-hooker", region: BONAIRE, station: BONAIRE_STATION, timezone: "America/Kralendijk" },
 ])("$spot", ({ spot, region, station, timezone }) => {
-  it("answers conditions offline from the seasonal norms and real tides", async () => {
-    const body = await conditions(`spot=${spot}`);
-    expect(body.spot).toMatchObject({ id: spot, region: { id: region }, timezone });
-    expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
-    expect(body.sources).toContain(`climatology:${region}`);
-    expect(body.sources).toContain(`tide-harmonics:${station}`);
-    expect(body.tide_events.length).toBeGreaterThan(10);
-    for (const p of body.periods) {
-      expect(p.why).toContain("Seasonal norms, not a live forecast.");
-      expect(p.visibility_ft).toBeGreaterThan(0);
-      expect(p.water_temp_c).toBeGreaterThan(24);
-    }
-  });
+  itAnswersOffline(() => svc, { spot, region, station, timezone, waterAboveC: 24 });
 
   itAnswersLive(region, spot);
 });

@@ -3,7 +3,7 @@
 // closures exclude the right spots, and a point across an ocean names the right nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { conditionsFrom, itAnswersLive, recommendationsFrom } from "./helpers/regions.js";
+import { itAnswersLive, itAnswersOffline, recommendationsFrom } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per new region, with its tide station and IANA zone. */
@@ -18,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const conditions = (qs: string, s: TestService = svc) => conditionsFrom(s, qs);
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
@@ -41,19 +40,7 @@ describe("the published catalogue", () => {
 });
 
 describe.each(NEW_REGIONS)("$region", ({ region, spot, station, timezone }) => {
-  it("answers conditions offline from its seasonal norms and real tides", async () => {
-    const body = await conditions(`spot=${spot}`);
-    expect(body.spot).toMatchObject({ id: spot, region: { id: region }, timezone });
-    expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
-    expect(body.sources).toContain(`climatology:${region}`);
-    expect(body.sources).toContain(`tide-harmonics:${station}`);
-    expect(body.tide_events.length).toBeGreaterThan(10);
-    for (const p of body.periods) {
-      expect(p.why).toContain("Seasonal norms, not a live forecast.");
-      expect(p.visibility_ft).toBeGreaterThan(0);
-      expect(p.water_temp_c).toBeGreaterThan(20);
-    }
-  });
+  itAnswersOffline(() => svc, { spot, region, station, timezone, waterAboveC: 20 });
 
   itAnswersLive(region, spot);
 });

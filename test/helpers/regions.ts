@@ -36,3 +36,27 @@ export function itAnswersLive(region: string, spot: string): void {
     for (const p of body.periods) expect(p.why).not.toMatch(/Seasonal norms/);
   });
 }
+
+/**
+ * Registers the test that `spot` answers conditions offline: seasonal norms said so in every
+ * period's why, real tides from `station`, and water warmer than `waterAboveC` all through.
+ */
+export function itAnswersOffline(
+  svc: () => TestService,
+  o: { spot: string; region: string; station: string; timezone: string; waterAboveC: number },
+): void {
+  it("answers conditions offline from its seasonal norms and real tides", async () => {
+    const body = await conditionsFrom(svc(), `spot=${o.spot}`);
+    expect(body.spot).toMatchObject({ id: o.spot, region: { id: o.region }, timezone: o.timezone });
+    expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "none" });
+    expect(body.sources).toContain(`climatology:${o.region}`);
+    expect(body.sources).toContain(`tide-harmonics:${o.station}`);
+    expect(body.tide_events.length).toBeGreaterThan(10);
+    expect(body.periods.length).toBeGreaterThan(0);
+    for (const p of body.periods) {
+      expect(p.why).toContain("Seasonal norms, not a live forecast.");
+      expect(p.visibility_ft).toBeGreaterThan(0);
+      expect(p.water_temp_c).toBeGreaterThan(o.waterAboveC);
+    }
+  });
+}
