@@ -16,6 +16,8 @@ export const MUTATION_TEST_FILES = [
   "test/decisions-unit.test.ts",
   "test/time.test.ts",
   "test/score.test.ts",
+  "test/forecast-engine.test.ts",
+  "test/forecast-service.test.ts",
   "test/live-cache-breaker.test.ts",
   "test/spec-numbers.test.ts",
   "test/tides.test.ts",
