@@ -18,6 +18,7 @@ export const MUTATION_TEST_FILES = [
   "test/score.test.ts",
   "test/forecast-engine.test.ts",
   "test/forecast-service.test.ts",
+  "test/calibration-rule.test.ts",
   "test/live-cache-breaker.test.ts",
   "test/spec-numbers.test.ts",
   "test/tides.test.ts",

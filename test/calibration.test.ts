@@ -1,61 +1,16 @@
 // The visibility calibration (src/forecast/calibration.ts, docs/model.md): the rule that a region is
 // `full` only when at least 80 % of its spots have a published reference and the model falls within
 // it, enforced on the shipped data and shown through the coverage endpoint; the rule's own arithmetic;
-// and the generated table in docs/model.md kept current, with every reference cited.
+// and the generated table in docs/model.md kept current, with every reference cited. The rule's
+// arithmetic, on made-up spots and one real region, is in calibration-rule.test.ts.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { checkSpot, FULL_SUPPORT_SHARE, summariseRegion, type RegionCalibration } from "../src/forecast/calibration.js";
+import type { RegionCalibration } from "../src/forecast/calibration.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
 import { CALIBRATION_DOC, currentCalibration, renderCalibration, withCalibration } from "../scripts/calibration-table.js";
 import { COVERAGE_DOC, renderCoverage, withCoverage } from "../scripts/coverage-table.js";
 import { startService, type TestService } from "./helpers/service.js";
-
-const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-const ref = (low: number, high: number | null, months = ALL) => ({ low_ft: low, high_ft: high, months, scope: "site" as const, source: "https://example.org/", says: "x" });
-const spot = (id: string, refs: ReturnType<typeof ref>[]) => ({ id, name: id, visibility_refs: refs });
-const flat = (ft: number) => Array<number>(12).fill(ft);
-
-describe("the calibration rule", () => {
-  it("counts a month within range inside the published range, with no ceiling for a floor-only figure", () => {
-    expect(checkSpot(spot("a", [ref(40, 80)]), flat(60)).within).toBe(true);
-    expect(checkSpot(spot("a", [ref(40, 80)]), flat(85)).within).toBe(false);
-    expect(checkSpot(spot("a", [ref(50, null)]), flat(140)).within).toBe(true);
-    expect(checkSpot(spot("a", [ref(50, null)]), flat(45)).within).toBe(false);
-  });
-
-  it("measures error from the middle of a range, and as the shortfall below a floor-only figure", () => {
-    expect(checkSpot(spot("a", [ref(40, 80)]), flat(70)).months[0]!.error_ft).toBe(10);
-    expect(checkSpot(spot("a", [ref(50, null)]), flat(40)).months[0]!.error_ft).toBe(10);
-    expect(checkSpot(spot("a", [ref(50, null)]), flat(140)).months[0]!.error_ft).toBe(0);
-  });
-
-  it("allows ±25 % around a single typical figure", () => {
-    expect(checkSpot(spot("a", [ref(100, 100)]), flat(76)).within).toBe(true);
-    expect(checkSpot(spot("a", [ref(100, 100)]), flat(74)).within).toBe(false);
-  });
-
-  it("judges a spot on the months its references cover, passing it when at least 80 % of them are within", () => {
-    const winterMiss = [10, 10, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60]; // 10 of 12 months within
-    expect(checkSpot(spot("a", [ref(40, 80)]), winterMiss).within).toBe(true);
-    expect(checkSpot(spot("a", [ref(40, 80)]), [10, 10, 10, ...flat(60).slice(3)]).within).toBe(false);
-    const summerOnly = checkSpot(spot("a", [ref(40, 80, [6, 7, 8])]), [...flat(10).slice(0, 5), 60, 60, 60, ...flat(10).slice(8)]);
-    expect(summerOnly.months.map((m) => m.month)).toEqual([6, 7, 8]);
-    expect(summerOnly.within).toBe(true);
-    expect(checkSpot(spot("a", []), flat(60)).within).toBeNull();
-  });
-
-  it("gives a region `full` only when 80 % of all its spots have a reference and are within it", () => {
-    const region = { id: "r", name: "R", decision_support: "full" as const };
-    const good = (i: number) => checkSpot(spot(`s${i}`, [ref(40, 80)]), flat(60));
-    const noRef = (i: number) => checkSpot(spot(`n${i}`, []), flat(60));
-    const miss = (i: number) => checkSpot(spot(`m${i}`, [ref(40, 80)]), flat(20));
-    expect(FULL_SUPPORT_SHARE).toBe(0.8);
-    expect(summariseRegion(region, [...[0, 1, 2, 3, 4, 5, 6, 7].map(good), noRef(0), miss(0)]).earnsFull).toBe(true);
-    expect(summariseRegion(region, [...[0, 1, 2, 3, 4, 5, 6].map(good), noRef(0), noRef(1), miss(0)]).earnsFull).toBe(false);
-    expect(summariseRegion(region, [...[0, 1, 2, 3, 4, 5, 6].map(good), miss(0), miss(1), miss(2)]).earnsFull).toBe(false);
-  });
-});
 
 describe("the shipped catalogue", () => {
   let regions: RegionCalibration[];
