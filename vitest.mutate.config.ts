@@ -23,6 +23,7 @@ export const MUTATION_TEST_FILES = [
   "test/spec-numbers.test.ts",
   "test/tides.test.ts",
   "test/api-conditions.test.ts",
+  "test/api-honesty.test.ts",
   "test/redis.test.ts",
   "test/keys.test.ts",
   "test/api-caching.test.ts",
