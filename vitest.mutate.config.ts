@@ -14,6 +14,7 @@ import base from "./vitest.config.js";
 export const MUTATION_TEST_FILES = [
   "test/physics.test.ts",
   "test/decisions-unit.test.ts",
+  "test/decisions-request.test.ts",
   "test/time.test.ts",
   "test/score.test.ts",
   "test/forecast-engine.test.ts",
@@ -24,6 +25,9 @@ export const MUTATION_TEST_FILES = [
   "test/tides.test.ts",
   "test/api-conditions.test.ts",
   "test/api-honesty.test.ts",
+  "test/api-decisions-text.test.ts",
+  "test/schema-snapshots.test.ts",
+  "test/mcp-contract.test.ts",
   "test/redis.test.ts",
   "test/keys.test.ts",
   "test/api-caching.test.ts",

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { activity } from "../src/activities.js";
 import { caveatsFor, type CaveatContext } from "../src/decisions/caveats.js";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
-import { compareConditions } from "../src/decisions/evaluate.js";
+import { bestDaylightPeriod, compareConditions, exclusionSentence, nearestWithinNoise, screenCandidates } from "../src/decisions/evaluate.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import type { ProtectedArea, Regulations } from "../src/catalog/regulations.js";
 import type { PeriodResult } from "../src/forecast/engine.js";
 
 const period = (over: Partial<PeriodResult>): PeriodResult =>
@@ -28,6 +30,80 @@ describe("ranking and tie-breaks", () => {
   });
   it("falls back to the earlier window when everything is equal", () => {
     expect(better(period({}), period({ start: new Date("2026-11-22T22:00:00Z") }), "snorkel")).toBe(true);
+  });
+});
+
+describe("the best period of a day", () => {
+  const day = (over: Partial<PeriodResult>) => period({ date: "2026-11-22", daylight: true, ...over });
+  it("takes the best-scoring daylight period of that date, passing over night, other days and unrated periods", () => {
+    const unrated = day({ score: null, start: new Date("2026-11-22T16:00:00Z") });
+    const good = day({ score: 60, start: new Date("2026-11-22T19:00:00Z") });
+    const better = day({ score: 72, start: new Date("2026-11-22T22:00:00Z") });
+    const night = day({ score: 95, daylight: false });
+    const otherDay = day({ score: 90, date: "2026-11-23" });
+    expect(bestDaylightPeriod([unrated, good, night, better, otherDay], "2026-11-22", activity("snorkel"))).toBe(better);
+    expect(bestDaylightPeriod([unrated, better, good], "2026-11-22", activity("snorkel"))).toBe(better);
+    expect(bestDaylightPeriod([unrated, night, otherDay], "2026-11-22", activity("snorkel"))).toBeNull();
+  });
+  it("ranks any score above no score", () => {
+    expect(better(period({ score: 0 }), period({ score: null }), "snorkel")).toBe(true);
+    expect(better(period({ score: null }), period({ score: 0 }), "snorkel")).toBe(false);
+  });
+});
+
+describe("the best day within the noise margin", () => {
+  const d = (date: string, score: number) => ({ date, score });
+  it("takes the nearest day within 5 points of the top score", () => {
+    expect(nearestWithinNoise([d("2026-11-24", 80), d("2026-11-22", 75), d("2026-11-21", 74)])).toEqual(d("2026-11-22", 75));
+    expect(nearestWithinNoise([d("2026-11-24", 80), d("2026-11-22", 79)])).toEqual(d("2026-11-22", 79));
+    expect(nearestWithinNoise([d("2026-11-22", 80), d("2026-11-24", 78), d("2026-11-23", 76)])).toEqual(d("2026-11-22", 80));
+    expect(nearestWithinNoise([d("2026-11-25", 80), d("2026-11-21", 74)])).toEqual(d("2026-11-25", 80));
+    expect(nearestWithinNoise([])).toBeNull();
+  });
+});
+
+describe("spots excluded for an activity", () => {
+  const catalog = Catalog.load();
+  const spot = (id: string) => ({ spot: catalog.spot(id)!, distanceKm: null });
+  const area = (over: Partial<ProtectedArea>): ProtectedArea => ({
+    id: "a",
+    name: "Area A",
+    designation: "closed_to_spearfishing",
+    source: null,
+    verified: true,
+    note: "No spearfishing at any time. Source: the agency.",
+    spots: [],
+    ...over,
+  });
+  const regs = (bySpot: Record<string, ProtectedArea[]>): Regulations => ({ readable: true, areasFor: (id) => bySpot[id] ?? [] });
+
+  it("quotes every closing area's name and rule, and keeps the rules-only areas of the spots left", () => {
+    const closed = [area({ name: "Reserve One" }), area({ id: "b", name: "Park Two", note: "Spearfishing banned; boats too." })];
+    const rulesOnly = area({ id: "c", name: "Managed Area", designation: "rules_only", note: "Free-diving only. More words." });
+    const { eligible, excluded } = screenCandidates(
+      [spot("hanauma-bay"), spot("sharks-cove"), spot("three-tables")],
+      activity("spearfish"),
+      regs({ "hanauma-bay": closed, "sharks-cove": [rulesOnly, area({ id: "d", name: "Other", designation: "rules_only", note: "Daytime only." })] }),
+    );
+    expect(excluded).toEqual([
+      {
+        spot: { id: "hanauma-bay", name: catalog.spot("hanauma-bay")!.name },
+        reason: "closed_to_spearfishing",
+        note: "Inside Reserve One and Park Two, closed to spearfishing: No spearfishing at any time; Spearfishing banned.",
+        areas: ["Reserve One", "Park Two"],
+      },
+    ]);
+    expect(eligible.map((e) => [e.candidate.spot.id, e.regulatedAreas])).toEqual([
+      ["sharks-cove", [{ name: "Managed Area", rule: "Free-diving only" }, { name: "Other", rule: "Daytime only" }]],
+      ["three-tables", []],
+    ]);
+  });
+
+  it("says in one sentence why every spot was excluded, spots closed by the same rule together", () => {
+    const ex = (name: string, note: string) => ({ spot: { id: name, name }, reason: "closed_to_spearfishing" as const, note, areas: null });
+    expect(exclusionSentence("Spearfishing", [ex("Alpha", "Inside X, closed: rule one."), ex("Beta", "Inside Y: rule two. Really."), ex("Gamma", "Inside X, closed: rule one.")])).toBe(
+      "Every spot here is excluded for spearfishing. Alpha, Gamma: Inside X, closed: rule one. Beta: Inside Y: rule two. Really.",
+    );
   });
 });
 
