@@ -113,3 +113,33 @@ describe("on live data", () => {
     }
   });
 });
+
+describe("answers that stop before ranking", () => {
+  type Early = RecommendationJson & { facts_hint: { endpoint: string; tool: string; message: string } | null };
+  const rec = (qs: string) => svc.json<Early>(`/api/v1/recommendations?${qs}`);
+
+  it("surf in a covered region: not ranked, and where the facts are", async () => {
+    const { status, body } = await rec("activity=surf&region=us-hi-oahu");
+    expect(status).toBe(200);
+    const first = svc.ctx.catalog.region("us-hi-oahu")!.spots[0]!;
+    expect(body).toMatchObject({ status: "activity_not_modeled", picks: [], coverage: { status: "covered", regions: ["us-hi-oahu"], nearest_covered: null } });
+    expect(body.message).toBe("Surfing is not ranked. Swell, wind and tide facts for every covered spot come from the get_conditions tool or the conditions endpoint.");
+    expect(body.facts_hint).toMatchObject({ tool: "get_conditions", message: `Call get_conditions with spot "${first.id}" (or any covered spot) for swell, wind and tide by 3-hour period.` });
+    expect(body.facts_hint!.endpoint).toMatch(new RegExp(`/api/v1/conditions\\?spot=${first.id}$`));
+  });
+
+  it("surf or diving far from any spot: outside coverage, naming the nearest spot and its distance", async () => {
+    const n = svc.ctx.catalog.nearest(0, 0);
+    const km = Math.round(n.distanceKm * 10) / 10;
+    const where = `0, 0 is outside coverage: the nearest covered spot is ${n.spot.name} (${n.spot.region.name}), ${km} km away.`;
+    const surf = (await rec("activity=surf&lat=0&lon=0")).body;
+    expect(surf).toMatchObject({ status: "activity_not_modeled", coverage: { status: "not_covered", regions: [] } });
+    expect(surf.coverage.nearest_covered).toEqual({ spot: { id: n.spot.id, name: n.spot.name }, region: { id: n.spot.region.id, name: n.spot.region.name }, distance_km: km });
+    expect(surf.message).toBe(`Surfing is not ranked, and ${where} Swell, wind and tide facts for covered spots come from the get_conditions tool or the conditions endpoint.`);
+    expect(surf.facts_hint!.message).toBe(`${where} Call get_conditions with spot "${n.spot.id}" only if that spot is useful to you.`);
+    expect(surf.facts_hint!.endpoint).toMatch(new RegExp(`/api/v1/conditions\\?spot=${n.spot.id}$`));
+    const dive = (await rec("activity=dive&lat=0&lon=0")).body;
+    expect(dive).toMatchObject({ status: "not_covered", facts_hint: null, picks: [] });
+    expect(dive.message).toBe(`No covered spot within range of 0, 0. The nearest covered spot is ${n.spot.name} (${n.spot.region.name}), ${km} km away.`);
+  });
+});
