@@ -17,6 +17,7 @@ export const MUTATION_TEST_FILES = [
   "test/decisions-request.test.ts",
   "test/time.test.ts",
   "test/score.test.ts",
+  "test/why.test.ts",
   "test/forecast-engine.test.ts",
   "test/forecast-service.test.ts",
   "test/calibration-rule.test.ts",

@@ -1,0 +1,132 @@
+// The sentence a period's `why` says, branch by branch (src/forecast/why.ts): what caps or limits
+// the score, the calm/breezy/windy word, the seasonal-norm and after-dark openings, where the
+// numbers come from, and the uncalibrated note; plus the wind words' edges and the season names.
+import { describe, expect, it } from "vitest";
+import { SEASONAL_NORM_LABEL, isSeasonalTierLabel, seasonOf, tierLabelFor, typicalFor } from "../src/forecast/norms.js";
+import type { ScoreBreakdown } from "../src/forecast/score.js";
+import { UNCALIBRATED_NOTE, explainRating, type WhyInputs } from "../src/forecast/why.js";
+import { windWord } from "../src/forecast/wind-words.js";
+
+const breakdown = (over: Partial<ScoreBreakdown> & { lost?: ScoreBreakdown["lost"] }): ScoreBreakdown => {
+  const lost = over.lost ?? { visibility: 0, swell: 0, wind: 0 };
+  const points = { visibility: 45 - lost.visibility, swell: 35 - lost.swell, wind: 20 - lost.wind };
+  const uncapped = points.visibility + points.swell + points.wind;
+  return { score: uncapped, uncapped, points, lost, cappedBy: null, ...over };
+};
+
+const base: WhyInputs = {
+  breakdown: breakdown({}),
+  rating: "excellent",
+  visFt: 62.4,
+  swellFt: 1.26,
+  swellFromDeg: 180,
+  windKt: 6.4,
+  gustKt: 6.4,
+  windFromDeg: 90,
+  windOnshore: false,
+  night: false,
+  basis: "live",
+  seasonal: false,
+  date: "2026-11-21",
+  uncalibrated: false,
+  satelliteAgeH: null,
+  satelliteObservedAt: null,
+};
+const why = (over: Partial<WhyInputs>) => explainRating({ ...base, ...over });
+const LIVE = "Visibility estimated from swell, wind and rain.";
+
+describe("the lead sentence", () => {
+  it("calls a day that lost at most 12 points clear, naming its visibility, swell and wind", () => {
+    expect(why({})).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. ${LIVE}`);
+    expect(why({ breakdown: breakdown({ lost: { visibility: 4, swell: 4, wind: 4 } }), windKt: 12, gustKt: 18 })).toBe(
+      `Clear water, breezy: about 62 ft visibility, 1.3 ft swell and 12 kt gusting 18 kt wind. ${LIVE}`,
+    );
+  });
+
+  it("names the part that lost the most once more than 12 points are lost", () => {
+    const lost = (visibility: number, swell: number, wind: number) => breakdown({ lost: { visibility, swell, wind } });
+    expect(why({ breakdown: lost(13, 0, 0), rating: "good" })).toBe(`Visibility around 62 ft is the main limit; swell 1.3 ft, calm 6 kt wind. ${LIVE}`);
+    expect(why({ breakdown: lost(2, 11, 0), rating: "good" })).toBe(`1.3 ft of S swell reaching the spot is the main limit; visibility around 62 ft, calm 6 kt wind. ${LIVE}`);
+    expect(why({ breakdown: lost(2, 3, 9), rating: "good", windKt: 18, gustKt: 18, windOnshore: true })).toBe(
+      `18 kt E wind blowing onshore is the main limit; visibility around 62 ft, swell 1.3 ft. ${LIVE}`,
+    );
+  });
+
+  it("names the cap that set the score", () => {
+    const capped = (cappedBy: ScoreBreakdown["cappedBy"]) => breakdown({ cappedBy, lost: { visibility: 20, swell: 0, wind: 0 } });
+    expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 4, gustKt: 6, swellFt: 0.5 })).toBe(
+      `Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`,
+    );
+    // Calm wind but swell that cost points: no "calm seas", and no wind words either.
+    expect(why({ breakdown: breakdown({ cappedBy: "visibility", points: { visibility: 10, swell: 20, wind: 20 } }), rating: "fair", visFt: 19.6, windKt: 4, gustKt: 6 })).toBe(
+      `Visibility near 20 ft caps this at fair. ${LIVE}`,
+    );
+    expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 20, gustKt: 28 })).toBe(
+      `Visibility near 20 ft caps this at fair (windy, 20 kt gusting 28 kt wind). ${LIVE}`,
+    );
+    expect(why({ breakdown: capped("swell"), rating: "poor", swellFt: 6.04, swellFromDeg: 315 })).toBe(`6 ft of NW swell reaching the spot caps this at poor. ${LIVE}`);
+    expect(why({ breakdown: capped("wind"), rating: "poor", windKt: 26.4, gustKt: 26, windFromDeg: null })).toBe(`26 kt wind caps this at poor. ${LIVE}`);
+  });
+});
+
+describe("the opening and where the numbers come from", () => {
+  it("opens with the seasonal-norm label and the season, and says the numbers are norms", () => {
+    expect(why({ seasonal: true, basis: "climatology" })).toBe(
+      "Seasonal norm, typical for late November: clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. Seasonal norms, not a live forecast.",
+    );
+  });
+
+  it("says after dark at night, after the seasonal label when both apply", () => {
+    expect(why({ night: true })).toBe(`After dark: clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. ${LIVE}`);
+    expect(why({ night: true, seasonal: true, basis: "climatology" })).toMatch(/^Seasonal norm, typical for late November, after dark: clear, calm water/);
+  });
+
+  it("dates a satellite observation and counts its age in whole days, at least one", () => {
+    const sat = { basis: "satellite" as const, satelliteObservedAt: new Date("2026-11-18T21:30:00Z") };
+    expect(why({ ...sat, satelliteAgeH: 70 })).toMatch(/\. Visibility leans on satellite ocean colour observed 2026-11-18 \(3 days before this forecast\), weighted by its age\.$/);
+    expect(why({ ...sat, satelliteAgeH: 5 })).toContain("(1 days before this forecast)");
+    expect(why({ ...sat, satelliteAgeH: 70, seasonal: true })).toMatch(/weighted by its age\. Other inputs are seasonal norms, not a live forecast\.$/);
+    expect(why({ basis: "satellite", satelliteAgeH: null, satelliteObservedAt: null })).toContain("observed recently (1 days before this forecast)");
+  });
+
+  it("ends with the uncalibrated note in regions not yet calibrated", () => {
+    expect(why({ uncalibrated: true })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. ${LIVE} ${UNCALIBRATED_NOTE}`);
+  });
+});
+
+describe("wind words", () => {
+  it("calls wind calm under 11 kt with gusts under 16, windy from 17 kt or gusts from 25, breezy between", () => {
+    expect([windWord(10.9, 15.9), windWord(11, 11), windWord(10, 16), windWord(16.9, 24.9), windWord(17, 17), windWord(5, 25)]).toEqual([
+      "calm",
+      "breezy",
+      "breezy",
+      "breezy",
+      "windy",
+      "windy",
+    ]);
+    expect([windWord(10, null), windWord(12, null), windWord(17, null)]).toEqual(["calm", "breezy", "windy"]);
+  });
+});
+
+describe("season names", () => {
+  it("splits a month into early (1–10), mid (11–20) and late (21–)", () => {
+    expect(["2026-03-01", "2026-03-10", "2026-03-11", "2026-03-20", "2026-03-21", "2026-12-31"].map(seasonOf)).toEqual([
+      "early March",
+      "early March",
+      "mid-March",
+      "mid-March",
+      "late March",
+      "late December",
+    ]);
+    expect(typicalFor("2026-01-15")).toBe("Typical for mid-January");
+  });
+
+  it("labels a seasonal tier beside its name, and recognises that label", () => {
+    expect(SEASONAL_NORM_LABEL).toBe("seasonal norm");
+    expect(tierLabelFor("Excellent", true)).toBe("Excellent · seasonal norm");
+    expect(tierLabelFor("Excellent", false)).toBe("Excellent");
+    expect(isSeasonalTierLabel("Good · seasonal norm")).toBe(true);
+    expect(isSeasonalTierLabel("Good seasonal norm")).toBe(false);
+    expect(isSeasonalTierLabel("Good")).toBe(false);
+  });
+});
