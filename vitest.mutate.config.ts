@@ -18,6 +18,7 @@ export const MUTATION_TEST_FILES = [
   "test/time.test.ts",
   "test/score.test.ts",
   "test/why.test.ts",
+  "test/visibility-model.test.ts",
   "test/forecast-engine.test.ts",
   "test/forecast-service.test.ts",
   "test/calibration-rule.test.ts",
