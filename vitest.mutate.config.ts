@@ -15,6 +15,7 @@ export const MUTATION_TEST_FILES = [
   "test/physics.test.ts",
   "test/decisions-unit.test.ts",
   "test/decisions-request.test.ts",
+  "test/caller.test.ts",
   "test/time.test.ts",
   "test/score.test.ts",
   "test/why.test.ts",

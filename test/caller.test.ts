@@ -1,0 +1,75 @@
+// Who a caller is, as the rate limits count them (src/metering/caller.ts, keys.ts): the address an
+// IPv4 or IPv6 client is counted by, user-triggered AI fetchers, the key a request presents, and
+// the key registry (looked up by hash, test keys flagged, a bad file refused with its reasons).
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { aiFetcherOf, callerAddress } from "../src/metering/caller.js";
+import { keyHash, KeyRegistry, presentedKey } from "../src/metering/keys.js";
+
+describe("the address a caller is counted by", () => {
+  it.each([
+    ["203.0.113.7", "203.0.113.7"],
+    ["::ffff:203.0.113.7", "203.0.113.7"],
+    ["::FFFF:203.0.113.7", "203.0.113.7"],
+    ["2001:db8::1", "2001:db8:0:0::/64"],
+    ["2001:0db8:0001:0002:0003:0004:0005:0006", "2001:db8:1:2::/64"],
+    ["2001:DB8:A:B:1:2:3:4", "2001:db8:a:b::/64"],
+    ["2001:db8:1::", "2001:db8:1:0::/64"],
+    ["2001:db8:1:2:3::4", "2001:db8:1:2::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["::", "0:0:0:0::/64"],
+    ["2001:db8", "2001:db8:0:0::/64"],
+    ["2001:zzzz:1:2::1", "2001:0:1:2::/64"],
+  ])("counts %s as %s", (ip, counted) => {
+    expect(callerAddress(ip)).toBe(counted);
+  });
+});
+
+describe("AI fetchers acting for a person", () => {
+  it("are recognised by their User-Agent token, crawlers and browsers are not", () => {
+    expect(aiFetcherOf("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Claude-User/1.0")).toBe("Claude-User");
+    expect(aiFetcherOf("Mozilla/5.0 (compatible; ChatGPT-User/1.0; +https://openai.com/bot)")).toBe("ChatGPT-User");
+    expect(aiFetcherOf("Perplexity-User/1.0")).toBe("Perplexity-User");
+    expect(aiFetcherOf("MistralAI-User/1.0")).toBe("MistralAI-User");
+    expect(aiFetcherOf("Mozilla/5.0 (compatible; ClaudeBot/1.0)")).toBeNull();
+    expect(aiFetcherOf("Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0")).toBeNull();
+    expect(aiFetcherOf("")).toBeNull();
+    expect(aiFetcherOf(undefined)).toBeNull();
+  });
+});
+
+describe("keys", () => {
+  it("reads a key from Authorization: Bearer or X-Service-Key, the bearer first", () => {
+    expect(presentedKey({ authorization: "Bearer oc_live_abcdefgh12" })).toBe("oc_live_abcdefgh12");
+    expect(presentedKey({ authorization: "bearer  oc_live_abcdefgh12  " })).toBe("oc_live_abcdefgh12");
+    expect(presentedKey({ "x-service-key": "  oc_test_abcdefgh12 " })).toBe("oc_test_abcdefgh12");
+    expect(presentedKey({ authorization: "Bearer oc_live_abcdefgh12", "x-service-key": "oc_test_abcdefgh12" })).toBe("oc_live_abcdefgh12");
+    expect(presentedKey({ authorization: "Basic dXNlcjpwYXNz", "x-service-key": "oc_test_abcdefgh12" })).toBe("oc_test_abcdefgh12");
+    expect(presentedKey({ authorization: "Bearer two words" })).toBeNull();
+    expect(presentedKey({ "x-service-key": "   " })).toBeNull();
+    expect(presentedKey({})).toBeNull();
+  });
+
+  it("looks keys up by their SHA-256, never keeping the key, and flags test keys", () => {
+    const dir = mkdtempSync(join(tmpdir(), "keys-"));
+    const file = join(dir, "keys.json");
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { key: "oc_live_abcdefgh12", status: "active", allotment: 3 },
+        { key: "oc_test_abcdefgh12", status: "revoked", label: "ci" },
+      ]),
+    );
+    const reg = KeyRegistry.load(file);
+    expect(reg.size).toBe(2);
+    expect(reg.lookup("oc_live_abcdefgh12")).toEqual({ id: keyHash("oc_live_abcdefgh12").slice(0, 12), status: "active", allotment: 3, test: false });
+    expect(reg.lookup("oc_test_abcdefgh12")).toEqual({ id: keyHash("oc_test_abcdefgh12").slice(0, 12), status: "revoked", allotment: null, test: true });
+    expect(reg.lookup("oc_live_abcdefgh13")).toBeNull();
+    expect(keyHash("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    writeFileSync(file, JSON.stringify([{ key: "sk_nope", status: "active" }, { key: "oc_live_abcdefgh12", status: "paused" }]));
+    expect(() => KeyRegistry.load(file)).toThrow(`${file}: 0.key: keys look like oc_live_… or oc_test_…; 1.status: `);
+  });
+});
