@@ -2,6 +2,7 @@
 // values, where the satellite observation stops counting, which inputs each period credits, and the
 // tide events the forecast keeps. The HTTP tests reach the engine only through the embedded data,
 // which is complete, gap-free and never satellite-anchored; these cover what live data brings.
+import { getPosition } from "suncalc";
 import { describe, expect, it } from "vitest";
 import { Catalog, type Spot } from "../src/catalog/catalog.js";
 import { buildSpotForecast, provenanceOf, type PeriodResult, type SpotForecast } from "../src/forecast/engine.js";
@@ -171,6 +172,36 @@ describe("swell and wind as the period shows them", () => {
     expect(onshore[0]!.json.why).toContain("blowing onshore");
   });
 
+  it("calls wind onshore from half onshore up, never when its direction is unknown", () => {
+    // 28 kt caps the score, so the sentence names the wind.
+    const phrase = (wind_from_deg: number) => build(inputs({ wind_speed_kt: 28, wind_gust_kt: 28, wind_from_deg })).periods[0]!.json.why;
+    const lead = / (caps this|is the main limit)/;
+    expect(phrase(180)).toMatch(/^28 kt S wind blowing onshore caps this/);
+    expect(phrase(225)).toMatch(new RegExp(`^28 kt SW wind blowing onshore${lead.source}`));
+    expect(phrase(0)).toMatch(new RegExp(`^28 kt N wind${lead.source}`));
+    expect(phrase(Number.NaN)).toMatch(new RegExp(`^28 kt wind${lead.source}`));
+  });
+
+  it("gives visibility in metres as well as feet", () => {
+    for (const p of build(inputs({ wind_speed_kt: (h) => h % 30 })).periods) {
+      expect(Math.abs(p.json.visibility_m! - p.visFt! * 0.3048)).toBeLessThanOrEqual(0.2);
+    }
+  });
+
+  it("says after dark only once the sun is more than 0.833° below the horizon", () => {
+    // A spot moved west until the sun is just up (0.2–0.8°) at 07:30 local, the middle of the 06:00 period.
+    const mid = new Date("2026-11-23T17:30:00Z");
+    let lon = -157.7;
+    while (getPosition(mid, hanauma.lat, lon).altitude * (180 / Math.PI) > 0.5) lon -= 0.01;
+    const altitude = getPosition(mid, hanauma.lat, lon).altitude * (180 / Math.PI);
+    expect(altitude).toBeGreaterThan(0.2);
+    expect(altitude).toBeLessThan(0.8);
+    const dawn = build(inputs(), { ...SOUTH_FACING, lon }).periods.find((p) => p.start.getTime() === mid.getTime() - 90 * 60_000)!;
+    expect(dawn.json.why).not.toMatch(/after dark/i);
+    const before = build(inputs(), { ...SOUTH_FACING, lon: lon - 1 }).periods.find((p) => p.start.getTime() === mid.getTime() - 90 * 60_000)!;
+    expect(before.json.why).toMatch(/^After dark: /);
+  });
+
   it("says after dark for night periods and notes regions whose model is uncalibrated", () => {
     const f = build(inputs({ wind_speed_kt: 30, wind_gust_kt: 40 }));
     const night = f.periods.find((p) => p.startHour === 21)!;
@@ -196,7 +227,21 @@ describe("where the numbers come from", () => {
     // 72 h after the first shower only the later one is remembered; a period before either none.
     const later = f.periods.find((q) => Math.floor(idx(new Date((q.start.getTime() + q.end.getTime()) / 2))) - midIdx >= 72)!;
     expect(later.origins).toEqual([0, 1]);
+    // The shower in the period's middle hour alone is credited too.
+    const only = inputs({}, [LIVE, NORMS, RAIN]);
+    set(only, "precip_mm", Number.NaN, 0);
+    set(only, "precip_mm", 2, 2, (h) => h === midIdx);
+    expect(build(only).periods[10]!.origins).toEqual([0, 2]);
     expect(f.periods.every((q) => q.origins.every((i) => i >= 0 && i < 3))).toBe(true);
+  });
+
+  it("credits a period past the end of the inputs with the rain it remembers, once", () => {
+    const short = emptyInputs(START, LOOKBACK_H + 48);
+    short.origins = [LIVE];
+    set(short, "precip_mm", 0, 0);
+    const past = build(short).periods.filter((q) => idx(q.start) >= LOOKBACK_H + 48);
+    expect(past.length).toBeGreaterThan(0);
+    for (const q of past) expect(q).toMatchObject({ score: null, origins: [0] });
   });
 
   it("credits nothing to a period no input reached", () => {
@@ -222,6 +267,10 @@ describe("where the numbers come from", () => {
     expect(seasonal.json.why).toContain("Seasonal norms, not a live forecast.");
     const prov = provenanceOf(f, f.periods);
     expect(prov.sources).toEqual(["test:live", "climatology:test", "suncalc"]);
+    // An unrated period is not a seasonal score, whatever it read.
+    set(inp, "wind_speed_kt", Number.NaN, 0, (h) => h >= idx(NOW) + 24);
+    const unrated = build(inp).periods.find((p) => p.date === "2026-11-23")!;
+    expect(unrated).toMatchObject({ score: null, seasonal: false });
     expect(provenanceOf(f, [live]).sources).toEqual(["test:live", "suncalc"]);
   });
 

@@ -221,7 +221,8 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
         windKt,
         gustKt,
         windFromDeg,
-        windOnshore: windOnshore >= 0.5,
+        // Wind of unknown direction counts as half onshore for the score, but is never called onshore.
+        windOnshore: windFromDeg !== null && windOnshore >= 0.5,
         night: sunAltitudeDeg < -0.833,
         basis,
         seasonal: climatology,
