@@ -19,12 +19,14 @@ afterAll(() => svc.close());
 
 type Period = ConditionsJson["periods"][number];
 
-/** The conditions period each pick quotes. */
+/** The conditions period each pick quotes (and, on the way, the pick credits what the answer credits). */
 async function quoted(s: TestService, body: RecommendationJson): Promise<Period[]> {
   const out: Period[] = [];
   for (const p of body.picks) {
     const c = await s.json<ConditionsJson>(`/api/v1/conditions?spot=${p.spot.id}&date=${p.date}`);
     expect(c.status).toBe(200);
+    // Every period of a day reads the same feeds, so the pick's one period credits all of them.
+    expect(p.data_credits).toEqual(c.body.data_credits);
     const period = c.body.periods.find((q) => q.start === p.best_window.start);
     expect(period, `${p.spot.id} ${p.best_window.start}`).toBeDefined();
     out.push(period!);
