@@ -53,6 +53,10 @@ describe("the location and radius", () => {
     expect(refusal(() => parseDecisionQuery({ activity: "dive", lat: "21.27", lon: "-157.69", radius_km: "far" })).detail).toMatch(/radius_km/);
   });
 
+  it("names the parameter given twice", () => {
+    expect(refusal(() => parseDecisionQuery({ activity: "dive", region: ["us-hi-oahu", "us-hi-maui"] })).detail).toBe("Give `region` once; it was given 2 times.");
+  });
+
   it("takes a limit from 1 to 5, 3 by default", () => {
     expect(parseLimit(undefined)).toBe(3);
     expect(parseLimit("5")).toBe(5);

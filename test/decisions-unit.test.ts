@@ -149,6 +149,13 @@ describe("caveats", () => {
     expect(codes({ snappedFrom: { lat: 1, lon: 2, distanceKm: 3, spotName: "X" } })).toEqual(["location_snapped"]);
     expect(codes({ activity: activity("dive") })).toEqual(["proxy_activity_model"]);
   });
+  it("quotes a venue's entry rule and where to check it", () => {
+    const rule = "Every user of the marine park must pay the yearly nature fee before entering the water.";
+    const source = "https://stinapabonaire.org/bonaire-national/rules-and-regulations/";
+    expect(caveatsFor({ ...base, accessRequirements: [{ kind: "permit", rule, source }] })).toEqual([
+      { code: "regulated_area", message: `${rule} Check the current rules before you go: ${source}` },
+    ]);
+  });
   it("gives every caveat a message to relay that names the specifics", () => {
     const all = [
       ...caveatsFor({ ...base, visibilitySource: "heuristic", freshness: "none", daysAhead: 4, rating: "no-go", snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" }, activity: activity("spearfish"), regulatedAreas: [{ name: "Area A", rule: "Rule A" }, { name: "Area B", rule: "Rule B" }] }),
