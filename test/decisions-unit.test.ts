@@ -152,7 +152,7 @@ describe("caveats", () => {
   it("quotes a venue's entry rule and where to check it", () => {
     const rule = "Every user of the marine park must pay the yearly nature fee before entering the water.";
     const source = "https://stinapabonaire.org/bonaire-national/rules-and-regulations/";
-    expect(caveatsFor({ ...base, accessRequirements: [{ kind: "permit", rule, source }] })).toEqual([
+    expect(caveatsFor({ ...base, accessRequirements: [{ rule, source }] })).toEqual([
       { code: "regulated_area", message: `${rule} Check the current rules before you go: ${source}` },
     ]);
   });

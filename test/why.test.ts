@@ -64,8 +64,8 @@ describe("the lead sentence", () => {
     expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 20, gustKt: 28 })).toBe(
       `Visibility near 20 ft caps this at fair (windy, 20 kt gusting 28 kt wind). ${LIVE}`,
     );
-    expect(why({ breakdown: capped("swell"), rating: "poor", swellFt: 6.04, swellFromDeg: 315 })).toBe(`6 ft of NW swell reaching the spot caps this at poor. ${LIVE}`);
-    expect(why({ breakdown: capped("wind"), rating: "poor", windKt: 26.4, gustKt: 26, windFromDeg: null })).toBe(`26 kt wind caps this at poor. ${LIVE}`);
+    expect(why({ breakdown: capped("swell"), rating: "no-go", swellFt: 6.04, swellFromDeg: 315 })).toBe(`6 ft of NW swell reaching the spot caps this at no-go. ${LIVE}`);
+    expect(why({ breakdown: capped("wind"), rating: "no-go", windKt: 26.4, gustKt: 26, windFromDeg: null })).toBe(`26 kt wind caps this at no-go. ${LIVE}`);
   });
 });
 
