@@ -228,6 +228,13 @@ describe("freshness windows (live < 90 min, recent < 6 h, aging < 24 h, stale ol
     expect(freshnessOf([norms], now)).toBe("none");
     expect(freshnessOf([], now)).toBe("none");
   });
+
+  it("leaves out a satellite observation, dated and weighed on its own, and norms even when they carry a fetch time", () => {
+    const observation: Origin = { ...fetched(2000), observation: true };
+    expect(freshnessOf([fetched(10), observation], now)).toBe("live");
+    expect(freshnessOf([observation], now)).toBe("none");
+    expect(freshnessOf([{ ...norms, fetchedAt: new Date(now.getTime() - 3000 * 60_000) }, fetched(10)], now)).toBe("live");
+  });
 });
 
 describe("decision confidence (spec: Confidence)", () => {
