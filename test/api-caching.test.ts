@@ -265,3 +265,13 @@ describe("answer cache validity", () => {
     expect(n).toBe(2);
   });
 });
+
+describe("answer keys", () => {
+  it("writes text as it is and any other value as JSON, so different objects never share an answer and no value can throw", () => {
+    expect(AnswerCache.key("conditions", { spot: "hanauma-bay" })).toBe('conditions?[["spot","hanauma-bay"]]');
+    expect(AnswerCache.key("conditions", { spot: ["a", "b"] })).toBe('conditions?[["spot",["a","b"]]]');
+    expect(AnswerCache.key("conditions", { spot: { a: 1 } })).not.toBe(AnswerCache.key("conditions", { spot: { b: 2 } }));
+    expect(AnswerCache.key("conditions", { spot: { a: 1 } })).toBe('conditions?[["spot","{\\"a\\":1}"]]');
+    expect(() => AnswerCache.key("conditions", { spot: { toString: 5 } })).not.toThrow();
+  });
+});
