@@ -10,7 +10,8 @@ import { evaluateDay } from "../src/decisions/evaluate.js";
 import type { Destination } from "../src/decisions/request.js";
 import { decisionDataTime } from "../src/decisions/response.js";
 import { ForecastService } from "../src/forecast/service.js";
-import { emptyInputs, INPUT_FIELDS, type HourlyInputs, type Source, type TideSource } from "../src/sources/types.js";
+import type { HourlyInputs, Source, TideSource } from "../src/sources/types.js";
+import { calmInputs } from "./helpers/inputs.js";
 
 const catalog = Catalog.load();
 const hanauma = catalog.spot("hanauma-bay")!;
@@ -24,15 +25,7 @@ function upstream(fetched: Record<string, Date>): Source {
   return {
     id: "test",
     async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
-      const inp = emptyInputs(start, Math.round((end.getTime() - start.getTime()) / 3_600_000));
-      inp.origins = [{ id: "test:upstream", climatology: false, fetchedAt: fetched[spot.id] ?? null, credits: [] }];
-      const calm: Record<string, number> = { swell1_height_m: 0.4, swell1_period_s: 9, swell1_from_deg: 200, wind_speed_kt: 6, wind_gust_kt: 9, wind_from_deg: 60, precip_mm: 0, cloud_pct: 30, water_temp_c: 25 };
-      for (const f of INPUT_FIELDS) {
-        if (calm[f] === undefined) continue;
-        inp.values[f].fill(calm[f]);
-        inp.origin[f].fill(0);
-      }
-      return inp;
+      return calmInputs(start, end, { id: "test:upstream", climatology: false, fetchedAt: fetched[spot.id] ?? null, credits: [] });
     },
   };
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { Catalog, type Spot } from "../src/catalog/catalog.js";
 import { FixedClock } from "../src/clock.js";
 import { ForecastService } from "../src/forecast/service.js";
-import { emptyInputs, INPUT_FIELDS, type HourlyInputs, type Origin, type Source, type TideSeries, type TideSource } from "../src/sources/types.js";
+import type { HourlyInputs, Source, TideSeries, TideSource } from "../src/sources/types.js";
+import { calmInputs } from "./helpers/inputs.js";
 
 const HOUR = 3_600_000;
 const catalog = Catalog.load();
@@ -35,16 +36,7 @@ class UpstreamDouble implements Source {
     this.calls.push({ spot: s.id, start, end });
     const readAt = this.readRev === undefined ? this.rev : this.readRev;
     if (this.#gate) await this.#gate;
-    const hours = Math.round((end.getTime() - start.getTime()) / HOUR);
-    const inp = emptyInputs(start, hours);
-    const origin: Origin = { id: "test:upstream", climatology: false, fetchedAt: this.fetchedAt, credits: [] };
-    inp.origins = [origin];
-    const calm: Record<string, number> = { swell1_height_m: 0.4, swell1_period_s: 9, swell1_from_deg: 200, wind_speed_kt: 6, wind_gust_kt: 9, wind_from_deg: 60, precip_mm: 0, cloud_pct: 30, water_temp_c: 25 };
-    for (const f of INPUT_FIELDS) {
-      if (calm[f] === undefined) continue;
-      inp.values[f].fill(calm[f]);
-      inp.origin[f].fill(0);
-    }
+    const inp = calmInputs(start, end, { id: "test:upstream", climatology: false, fetchedAt: this.fetchedAt, credits: [] });
     if (readAt !== undefined) inp.revision = readAt;
     return inp;
   }
