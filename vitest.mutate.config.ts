@@ -16,6 +16,7 @@ export const MUTATION_TEST_FILES = [
   "test/decisions-unit.test.ts",
   "test/decisions-request.test.ts",
   "test/caller.test.ts",
+  "test/answer-cache.test.ts",
   "test/decisions-day.test.ts",
   "test/time.test.ts",
   "test/score.test.ts",

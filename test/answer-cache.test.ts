@@ -1,0 +1,162 @@
+// The answer cache on its own: what an answer depends on, when it is still current, how a question's
+// arguments become one key, and how much it holds. The REST and MCP sides are in api-caching.test.ts.
+import { describe, expect, it } from "vitest";
+import { AnswerCache } from "../src/answer-cache.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import { FixedClock } from "../src/clock.js";
+import { startService } from "./helpers/service.js";
+
+describe("answer cache validity", () => {
+  const catalog = Catalog.load();
+  const spot = catalog.spots[0]!;
+  const value = { spot: { id: spot.id } };
+
+  function setup() {
+    const clock = new FixedClock("2026-11-21T19:10:00Z");
+    const versions = new Map<string, string | null>([[spot.id, "v1"]]);
+    const cache = new AnswerCache(clock, { versionOf: (id) => (versions.has(id) ? versions.get(id)! : "v0") }, catalog);
+    let computed = 0;
+    const compute = () => {
+      computed++;
+      return { ...value, n: computed };
+    };
+    return { clock, versions, cache, compute, count: () => computed };
+  }
+
+  it("reuses an answer within the hour and recomputes in the next", async () => {
+    const t = setup();
+    const a = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    const b = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(b).toBe(a);
+    t.clock.advance(50 * 60_000);
+    const c = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(t.count()).toBe(2);
+    expect(c.etag).not.toBe(a.etag);
+  });
+
+  it("recomputes when the forecast it read has a new version", async () => {
+    const t = setup();
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    t.versions.set(spot.id, "v2");
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(t.count()).toBe(2);
+  });
+
+  it("keeps nothing while a forecast has a refresh due", async () => {
+    const t = setup();
+    t.versions.set(spot.id, null);
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(t.count()).toBe(2);
+    expect(t.cache.size).toBe(0);
+  });
+
+  it("never calls an answer read while a refresh was due current, not even before the refresh lands", async () => {
+    const t = setup();
+    t.versions.set(spot.id, null);
+    const answer = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(answer.deps.get(spot.id)).toBeNull();
+    // Still no version: the answer rests on data already known to be due, so an MCP replay may not reuse it.
+    expect(t.cache.isCurrent(answer)).toBe(false);
+    t.versions.set(spot.id, "v2");
+    expect(t.cache.isCurrent(answer)).toBe(false);
+    // An answer read from a settled forecast is current until that forecast moves on.
+    const settled = await t.cache.get("conditions", { spot: spot.id }, t.compute);
+    expect(t.cache.isCurrent(settled)).toBe(true);
+    t.versions.set(spot.id, "v3");
+    expect(t.cache.isCurrent(settled)).toBe(false);
+  });
+
+  it("computes once for concurrent callers and never keeps a failure", async () => {
+    const t = setup();
+    const [x, y] = await Promise.all([t.cache.get("conditions", { spot: spot.id }, t.compute), t.cache.get("conditions", { spot: spot.id }, t.compute)]);
+    expect(x).toBe(y);
+    expect(t.count()).toBe(1);
+    let failures = 0;
+    const failing = () => {
+      failures++;
+      throw new Error("upstream broke");
+    };
+    await expect(t.cache.get("conditions", { spot: "other" }, failing)).rejects.toThrow("upstream broke");
+    await expect(t.cache.get("conditions", { spot: "other" }, failing)).rejects.toThrow("upstream broke");
+    expect(failures).toBe(2);
+  });
+
+  it("holds at most 16 MiB of answers, each counted at twice its JSON bytes plus 512", async () => {
+    const t = setup();
+    const MiB = 1024 * 1024;
+    // A body of exactly 1 MiB costs 2 MiB + 512: seven fit in 16 MiB, the eighth evicts the oldest.
+    const big = (n: number) => {
+      const bare = JSON.stringify({ ...value, n, pad: "" });
+      return { ...value, n, pad: "x".repeat(MiB - Buffer.byteLength(bare)) };
+    };
+    for (let n = 10; n < 22; n++) {
+      const e = await t.cache.get("conditions", { spot: spot.id, n }, () => big(n));
+      expect(e.body.length).toBe(MiB);
+    }
+    expect(t.cache.size).toBe(7);
+  });
+
+  it("asks one question once however its arguments are written: absent and null alike, any key order", async () => {
+    const t = setup();
+    const first = await t.cache.get("conditions", { spot: spot.id, activity: "snorkel", date: null }, t.compute);
+    expect(await t.cache.get("conditions", { date: undefined, activity: "snorkel", spot: spot.id }, t.compute)).toBe(first);
+    expect(await t.cache.get("conditions", { activity: "snorkel", spot: spot.id }, t.compute)).toBe(first);
+    expect(t.count()).toBe(1);
+    expect(AnswerCache.key("conditions", { b: 1, a: 2 })).toBe(AnswerCache.key("conditions", { a: 2, b: 1 }));
+    expect(AnswerCache.key("conditions", { a: 2, b: null })).toBe(AnswerCache.key("conditions", { a: 2 }));
+    expect(AnswerCache.key("conditions", { a: 2, b: 1 })).not.toBe(AnswerCache.key("conditions", { a: 2 }));
+    // A different value is a different question.
+    await t.cache.get("conditions", { spot: spot.id, activity: "dive" }, t.compute);
+    expect(t.count()).toBe(2);
+  });
+
+  it("keeps coverage and spot listings with the real forecast service as the version source (they read no forecast)", async () => {
+    const svc = await startService({ catalog });
+    try {
+      let n = 0;
+      const cache = new AnswerCache(svc.clock, svc.ctx.forecasts, catalog);
+      const compute = () => ({ regions: [], n: ++n });
+      await cache.get("coverage", {}, compute);
+      await cache.get("coverage", {}, compute);
+      await cache.get("spots", { region: catalog.regions[0]!.id }, compute);
+      await cache.get("spots", { region: catalog.regions[0]!.id }, compute);
+      expect(n).toBe(2);
+      expect(cache.size).toBe(2);
+      // What would make them uncacheable: an id the forecast service does not know has no version.
+      expect(svc.ctx.forecasts.versionOf("no-such-spot")).toBeNull();
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it("ties a decision naming a region the catalogue no longer has to no spot at all", async () => {
+    const t = setup();
+    const answer = await t.cache.get("recommendations", { region: "retired-region" }, () => ({ coverage: { regions: ["retired-region"] } }));
+    expect([...answer.deps.keys()]).toEqual([]);
+  });
+
+  it("ties a decision to every spot of the regions it covered", async () => {
+    const region = catalog.regions[0]!;
+    const other = region.spots[region.spots.length - 1]!;
+    const clock = new FixedClock("2026-11-21T19:10:00Z");
+    const versions = new Map<string, string>();
+    const cache = new AnswerCache(clock, { versionOf: (id) => versions.get(id) ?? "v0" }, catalog);
+    let n = 0;
+    const compute = () => ({ coverage: { regions: [region.id] }, n: ++n });
+    await cache.get("recommendations", { region: region.id }, compute);
+    versions.set(other.id, "v1");
+    await cache.get("recommendations", { region: region.id }, compute);
+    expect(n).toBe(2);
+  });
+});
+
+describe("answer keys", () => {
+  it("writes text as it is and any other value as JSON, so different objects never share an answer and no value can throw", () => {
+    expect(AnswerCache.key("conditions", { spot: "hanauma-bay" })).toBe('conditions?[["spot","hanauma-bay"]]');
+    expect(AnswerCache.key("conditions", { spot: ["a", "b"] })).toBe('conditions?[["spot",["a","b"]]]');
+    expect(AnswerCache.key("conditions", { spot: { a: 1 } })).not.toBe(AnswerCache.key("conditions", { spot: { b: 2 } }));
+    expect(AnswerCache.key("conditions", { spot: { a: 1 } })).toBe('conditions?[["spot","{\\"a\\":1}"]]');
+    expect(() => AnswerCache.key("conditions", { spot: { toString: 5 } })).not.toThrow();
+  });
+});
