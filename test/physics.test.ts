@@ -83,6 +83,18 @@ describe("swell physics", () => {
     expect(s.heightM).toBeCloseTo(Math.sqrt(0.6 ** 2 + (2 * SHELTERED_WEIGHT) ** 2), 6);
     expect(swellAtSpot([], ["S"])).toBeNull();
   });
+
+  it("gives a tie at the spot to the train listed first (the primary swell)", () => {
+    const s = swellAtSpot(
+      [
+        { heightM: 1, periodS: 9, fromDeg: 180 },
+        { heightM: 1, periodS: 15, fromDeg: 190 },
+      ],
+      ["S"],
+    )!;
+    expect(s.periodS).toBe(9);
+    expect(s.fromDeg).toBe(180);
+  });
 });
 
 describe("heuristic visibility", () => {

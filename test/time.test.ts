@@ -65,6 +65,29 @@ describe("period grid", () => {
     for (let i = 1; i < slots.length; i++) expect(slots[i]!.start.getTime()).toBe(slots[i - 1]!.end.getTime());
     expect(slots).toHaveLength(56);
   });
+  it("builds a zone's grid once and keeps at most 1,001 grids, starting afresh after a thousand more", () => {
+    // Distinct first dates make distinct grids; the probe is one grid asked about again and again.
+    let n = 0;
+    const fresh = () => periodSlots(addDays("2030-01-01", n++), 1, "Pacific/Honolulu");
+    const probe = () => periodSlots("2029-06-15", 1, "Pacific/Honolulu");
+    let kept = probe();
+    fresh();
+    expect(probe()).toBe(kept);
+    // Other tests left an unknown number of grids: add grids until the store starts afresh, which
+    // drops the probe; building it again leaves two grids stored.
+    for (let guard = 0; probe() === kept; guard++) {
+      expect(guard, "the grid store never starts afresh").toBeLessThan(3000);
+      fresh();
+    }
+    kept = probe();
+    let added = 0;
+    while (probe() === kept && added < 3000) {
+      fresh();
+      added++;
+    }
+    // 2 + 999 = 1,001 grids are kept; the thousandth new one finds the store over 1,000 and clears it.
+    expect(added).toBe(1000);
+  });
 });
 
 describe("calendar dates", () => {
