@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { at } from "../src/forecast/curve.js";
+import { SWELL_POINTS, VISIBILITY_CAP, VISIBILITY_POINTS, WIND_POINTS } from "../src/forecast/score.js";
 import { HORIZONTAL_VISIBILITY_MAX_M, horizontalVisibilityM, KD490_MIN, kdParFromKd490, secchiDepthM } from "../src/forecast/optics.js";
 import { exposureWeight, orbitalVelocity, SHELTERED_WEIGHT, swellAtSpot } from "../src/forecast/swell.js";
-import { estimateVisibility, SATELLITE_MAX_AGE_H, SATELLITE_MIN_WEIGHT, satelliteWeight, visibilityConfidence, type VisibilityInputs } from "../src/forecast/visibility.js";
+import { estimateVisibility, LIGHT_FACTOR, SATELLITE_MAX_AGE_H, SATELLITE_MIN_WEIGHT, satelliteWeight, SWELL_FACTOR, visibilityConfidence, WIND_PENALTY, type VisibilityInputs } from "../src/forecast/visibility.js";
 
 describe("optics: Kd490 → Secchi depth (Morel 2007 Kd(PAR), Z_SD = 1.7/Kd(PAR))", () => {
   // Reference values computed in the research notes for the same formulas.
@@ -141,5 +143,28 @@ describe("spot shelter", () => {
     const open = swellAtSpot([{ heightM: 2, periodS: 13, fromDeg: 300 }], ["NW"], 1)!;
     const sheltered = swellAtSpot([{ heightM: 2, periodS: 13, fromDeg: 300 }], ["NW"], 0.25)!;
     expect(sheltered.heightM).toBeCloseTo(open.heightM * 0.25, 6);
+  });
+});
+
+describe("the model's tables", () => {
+  // `at` interpolates between neighbouring points and clamps outside the table; it relies on each
+  // table's x values strictly increasing (an equal pair would divide by zero).
+  it.each([
+    ["VISIBILITY_POINTS", VISIBILITY_POINTS],
+    ["SWELL_POINTS", SWELL_POINTS],
+    ["WIND_POINTS", WIND_POINTS],
+    ["VISIBILITY_CAP", VISIBILITY_CAP],
+    ["SWELL_FACTOR", SWELL_FACTOR],
+    ["WIND_PENALTY", WIND_PENALTY],
+    ["LIGHT_FACTOR", LIGHT_FACTOR],
+  ] as const)("%s has strictly increasing x and is read by interpolation, clamped at both ends", (_name, curve) => {
+    expect(curve.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < curve.length; i++) expect(curve[i]![0]).toBeGreaterThan(curve[i - 1]![0]);
+    const [first, second] = [curve[0]!, curve[1]!];
+    const last = curve[curve.length - 1]!;
+    expect(at(curve, first[0] - 1)).toBe(first[1]);
+    expect(at(curve, last[0] + 1)).toBe(last[1]);
+    expect(at(curve, (first[0] + second[0]) / 2)).toBeCloseTo((first[1] + second[1]) / 2, 9);
+    for (const [x, y] of curve) expect(at(curve, x)).toBeCloseTo(y, 9);
   });
 });
