@@ -17,6 +17,7 @@ export const MUTATION_TEST_FILES = [
   "test/decisions-request.test.ts",
   "test/caller.test.ts",
   "test/answer-cache.test.ts",
+  "test/metering.test.ts",
   "test/decisions-day.test.ts",
   "test/time.test.ts",
   "test/score.test.ts",

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { aiFetcherOf, callerAddress } from "../src/metering/caller.js";
-import { keyHash, KeyRegistry, presentedKey } from "../src/metering/keys.js";
+import { KEY_PATTERN, keyHash, KeyRegistry, presentedKey } from "../src/metering/keys.js";
 
 describe("the address a caller is counted by", () => {
   it.each([
@@ -23,6 +23,15 @@ describe("the address a caller is counted by", () => {
     ["::", "0:0:0:0::/64"],
     ["2001:db8", "2001:db8:0:0::/64"],
     ["2001:zzzz:1:2::1", "2001:0:1:2::/64"],
+    // The zeros "::" stands for go where it stands, however many groups follow it.
+    ["2001::1:2:3:4:5:6", "2001:0:1:2::/64"],
+    ["::1:2:3:4:5:6:7", "0:1:2:3::/64"],
+    ["::ffff:198.51.100.23", "198.51.100.23"],
+    // Only a whole IPv4-mapped address is read as IPv4; a group that is not 1–4 hex digits reads as 0.
+    ["1::ffff:203.0.113.7", "1:0:0:0::/64"],
+    ["::ffff:203.0.113.7x", "0:0:0:0::/64"],
+    ["2001:x123:1:2::1", "2001:0:1:2::/64"],
+    ["2001:12345:1:2::1", "2001:0:1:2::/64"],
   ])("counts %s as %s", (ip, counted) => {
     expect(callerAddress(ip)).toBe(counted);
   });
@@ -49,8 +58,16 @@ describe("keys", () => {
     expect(presentedKey({ authorization: "Bearer oc_live_abcdefgh12", "x-service-key": "oc_test_abcdefgh12" })).toBe("oc_live_abcdefgh12");
     expect(presentedKey({ authorization: "Basic dXNlcjpwYXNz", "x-service-key": "oc_test_abcdefgh12" })).toBe("oc_test_abcdefgh12");
     expect(presentedKey({ authorization: "Bearer two words" })).toBeNull();
+    expect(presentedKey({ authorization: "NotBearer oc_live_abcdefgh12" })).toBeNull();
     expect(presentedKey({ "x-service-key": "   " })).toBeNull();
     expect(presentedKey({})).toBeNull();
+  });
+
+  it("accepts keys written <prefix>_live_… or <prefix>_test_…, the prefix optional, and nothing around them", () => {
+    for (const ok of ["oc_live_abcdefgh12", "oc_test_abcdefgh12", "live_abcdefgh12", "acme2_live_AB-cd_efgh"]) expect(KEY_PATTERN.test(ok), ok).toBe(true);
+    for (const bad of ["Oc_live_abcdefgh12", "x.oc_live_abcdefgh12", "oc_live_abcdefgh12!", "oc_live_short", "oc_prod_abcdefgh12", " oc_live_abcdefgh12"]) {
+      expect(KEY_PATTERN.test(bad), bad).toBe(false);
+    }
   });
 
   it("looks keys up by their SHA-256, never keeping the key, and flags test keys", () => {
