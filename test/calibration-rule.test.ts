@@ -19,6 +19,10 @@ describe("the calibration rule", () => {
     expect(checkSpot(spot("a", [ref(40, 80)]), flat(85)).within).toBe(false);
     expect(checkSpot(spot("a", [ref(50, null)]), flat(140)).within).toBe(true);
     expect(checkSpot(spot("a", [ref(50, null)]), flat(45)).within).toBe(false);
+    // Both ends of a range are inside it.
+    expect(checkSpot(spot("a", [ref(40, 80)]), flat(40)).within).toBe(true);
+    expect(checkSpot(spot("a", [ref(40, 80)]), flat(80)).within).toBe(true);
+    expect(checkSpot(spot("a", [ref(50, null)]), flat(50)).within).toBe(true);
   });
 
   it("measures error from the middle of a range, and as the shortfall below a floor-only figure", () => {
@@ -36,6 +40,8 @@ describe("the calibration rule", () => {
     const winterMiss = [10, 10, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60]; // 10 of 12 months within
     expect(checkSpot(spot("a", [ref(40, 80)]), winterMiss).within).toBe(true);
     expect(checkSpot(spot("a", [ref(40, 80)]), [10, 10, 10, ...flat(60).slice(3)]).within).toBe(false);
+    // Exactly 80 %: four of five referenced months within.
+    expect(checkSpot(spot("a", [ref(40, 80, [1, 2, 3, 4, 5])]), [10, ...flat(60).slice(1)]).within).toBe(true);
     const summerOnly = checkSpot(spot("a", [ref(40, 80, [6, 7, 8])]), [...flat(10).slice(0, 5), 60, 60, 60, ...flat(10).slice(8)]);
     expect(summerOnly.months.map((m) => m.month)).toEqual([6, 7, 8]);
     expect(summerOnly.within).toBe(true);

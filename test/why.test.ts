@@ -52,6 +52,19 @@ describe("the lead sentence", () => {
     );
   });
 
+  it("names visibility, then swell, then wind when two parts lost the same", () => {
+    const lost = (visibility: number, swell: number, wind: number) => breakdown({ lost: { visibility, swell, wind } });
+    expect(why({ breakdown: lost(7, 7, 0), rating: "good" })).toMatch(/^Visibility around 62 ft is the main limit/);
+    expect(why({ breakdown: lost(0, 7, 7), rating: "good" })).toMatch(/^1\.3 ft of S swell reaching the spot is the main limit/);
+  });
+
+  it("calls the seas calm only while the swell has lost at most 9 of its 35 points", () => {
+    const capped = (swellLost: number) => breakdown({ cappedBy: "visibility", lost: { visibility: 20, swell: swellLost, wind: 0 } });
+    const at = (swellLost: number) => why({ breakdown: capped(swellLost), rating: "fair", visFt: 19.6, windKt: 4, gustKt: 6, swellFt: 0.5 });
+    expect(at(9)).toBe(`Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`);
+    expect(at(10)).toBe(`Visibility near 20 ft caps this at fair. ${LIVE}`);
+  });
+
   it("names the cap that set the score", () => {
     const capped = (cappedBy: ScoreBreakdown["cappedBy"]) => breakdown({ cappedBy, lost: { visibility: 20, swell: 0, wind: 0 } });
     expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 4, gustKt: 6, swellFt: 0.5 })).toBe(
@@ -119,6 +132,24 @@ describe("season names", () => {
       "late December",
     ]);
     expect(typicalFor("2026-01-15")).toBe("Typical for mid-January");
+  });
+
+  it("names every month in full", () => {
+    const months = Array.from({ length: 12 }, (_, i) => seasonOf(`2026-${String(i + 1).padStart(2, "0")}-15`));
+    expect(months).toEqual([
+      "mid-January",
+      "mid-February",
+      "mid-March",
+      "mid-April",
+      "mid-May",
+      "mid-June",
+      "mid-July",
+      "mid-August",
+      "mid-September",
+      "mid-October",
+      "mid-November",
+      "mid-December",
+    ]);
   });
 
   it("labels a seasonal tier beside its name, and recognises that label", () => {
