@@ -17,18 +17,8 @@ import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis
 const catalog = Catalog.load();
 const HOUR_MS = 3_600_000;
 
-const LIMITS: RateLimitConfig = {
-  factsPerHour: 300,
-  factsPerDay: 2000,
-  spotsPerHour: 30,
-  spotsPerDay: 100,
-  decisionsBurst: 20,
-  decisionsWindowS: 10,
-  rendersPerHour: 120,
-  failedKeys: 20,
-  maxCallers: 1000,
-  aiFetcherMultiplier: 10,
-};
+// The default caps (config.test.ts states them), with room for fewer callers.
+const LIMITS: RateLimitConfig = { ...loadConfig({}).rateLimits, maxCallers: 1000 };
 
 /**
  * Windows run on real (monotonic) time, so a wait can be a second short of the whole window on a
