@@ -95,6 +95,13 @@ describe("answer cache validity", () => {
       expect(e.body.length).toBe(MiB);
     }
     expect(t.cache.size).toBe(7);
+    // Those held are the last seven (15–21); an older one is computed again.
+    let recomputed = false;
+    await t.cache.get("conditions", { spot: spot.id, n: 14 }, () => ((recomputed = true), big(14)));
+    expect(recomputed).toBe(true);
+    await t.cache.get("conditions", { spot: spot.id, n: 21 }, () => {
+      throw new Error("the newest answer should still be held");
+    });
   });
 
   it("asks one question once however its arguments are written: absent and null alike, any key order", async () => {
@@ -148,6 +155,10 @@ describe("answer cache validity", () => {
     versions.set(other.id, "v1");
     await cache.get("recommendations", { region: region.id }, compute);
     expect(n).toBe(2);
+    // Any of its spots, not only the last.
+    for (const [i, s] of region.spots.entries()) versions.set(s.id, `w${i}`);
+    const a = await cache.get("recommendations", { region: region.id }, compute);
+    expect([...a.deps.keys()].sort()).toEqual(region.spots.map((s) => s.id).sort());
   });
 });
 

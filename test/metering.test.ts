@@ -149,6 +149,8 @@ describe("admission", () => {
       RATE_LIMIT_FACTS_PER_HOUR: "1",
       RATE_LIMIT_FACTS_PER_DAY: "100",
       RATE_LIMIT_DECISIONS_BURST: "1",
+      // A long burst window, so a stalled machine cannot let it pass between the two calls.
+      RATE_LIMIT_DECISIONS_WINDOW_S: "3600",
       RATE_LIMIT_RENDERS_PER_HOUR: "1",
     });
     const c = caller(m);
@@ -159,7 +161,7 @@ describe("admission", () => {
     await m.admit("recommendations", { activity: "snorkel", region: "us-hi-oahu" }, c);
     const burst = await refusal(m.admit("recommendations", { activity: "snorkel", region: "us-hi-oahu" }, c));
     expect(burst).toMatchObject({ code: "rate_limited", extra: { policy: "decisions-burst" } });
-    expect(burst.detail).toBe(`Too many requests for decisions per 10 s. Retry in ${burst.retryAfterS} s.`);
+    expectWait(burst, 3600, (s) => `Too many requests for decisions per 3600 s. Retry in ${s} s.`);
     await m.admitRender(c);
     const render = await refusal(m.admitRender(c));
     expect(render).toMatchObject({ code: "rate_limited", extra: { policy: "renders-hour" } });
@@ -210,6 +212,9 @@ describe("admission", () => {
     // Decisions and listings never count spots, even when they name one.
     expect((await m.admit("best-day", { activity: "dive", spot: "sharks-cove" }, c)).headers.RateLimit).toMatch(/^"decisions-burst";r=19;t=\d+$/);
     expect(spotsLeft((await m.admit("conditions", { spot: "sharks-cove" }, c)).headers)).toBe(0);
+    // Past midnight UTC the same spot is new again, and the hour's cap is spent.
+    clock.set("2026-11-22T00:05:00Z");
+    expect((await refusal(m.admit("conditions", { spot: "hanauma-bay" }, c))).code).toBe("breadth_limit");
   });
 
   it("refuses keys in the URL under every name a client might use, with a Bearer challenge", async () => {

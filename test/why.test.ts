@@ -56,6 +56,7 @@ describe("the lead sentence", () => {
     const lost = (visibility: number, swell: number, wind: number) => breakdown({ lost: { visibility, swell, wind } });
     expect(why({ breakdown: lost(7, 7, 0), rating: "good" })).toMatch(/^Visibility around 62 ft is the main limit/);
     expect(why({ breakdown: lost(0, 7, 7), rating: "good" })).toMatch(/^1\.3 ft of S swell reaching the spot is the main limit/);
+    expect(why({ breakdown: lost(7, 0, 7), rating: "good" })).toMatch(/^Visibility around 62 ft is the main limit/);
   });
 
   it("calls the seas calm only while the swell has lost at most 9 of its 35 points", () => {
