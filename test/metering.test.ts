@@ -95,7 +95,7 @@ describe("rate-limit policies", () => {
     await expect(limits.consume(["facts-hour"], "ip:a", false)).rejects.toMatchObject({ policy: "facts-hour" });
   });
 
-  it("remember the spots of at most RATE_LIMIT_MAX_CALLERS callers a day (a forgotten caller's spots count again)", async () => {
+  it("remember the spots of at most RATE_LIMIT_MAX_CALLERS callers (a forgotten caller's spots count again)", async () => {
     const limits = new RateLimits({ ...LIMITS, maxCallers: 100 }, null, 76);
     expect(await limits.markSpot("ip:first", "2026-11-21", "hanauma-bay")).toBe(true);
     expect(await limits.markSpot("ip:first", "2026-11-21", "hanauma-bay")).toBe(false);

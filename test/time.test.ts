@@ -73,7 +73,7 @@ describe("period grid", () => {
     let kept = probe();
     fresh();
     expect(probe()).toBe(kept);
-    // Other tests left an unknown number of grids: add grids until the store starts afresh, which
+    // Earlier tests in this file left some grids: add grids until the store starts afresh, which
     // drops the probe; building it again leaves two grids stored.
     for (let guard = 0; probe() === kept; guard++) {
       expect(guard, "the grid store never starts afresh").toBeLessThan(3000);
