@@ -23,7 +23,7 @@ export function renderCoverage(catalog: Catalog, calibration: readonly RegionCal
   const lines = [
     `${catalog.spots.length} spots in ${catalog.regions.length} regions.`,
     "",
-    "| Region | Name | Time zone | Spots | Coordinates sourced / cross-checked / approximate | Tide station | Decision support | Calibration (spots within range) |",
+    "| Region | Name | Time zone | Spots | Coordinates sourced / cross-checked / approximate | Tide station | Decision support | Calibration (spots calibrated) |",
     "|---|---|---|---|---|---|---|---|",
   ];
   for (const region of [...catalog.regions].sort((a, b) => a.id.localeCompare(b.id))) {
@@ -36,7 +36,7 @@ export function renderCoverage(catalog: Catalog, calibration: readonly RegionCal
     const range = km.length === 0 ? "" : `${Math.floor(Math.min(...km))}–${Math.ceil(Math.max(...km))} km`;
     const tide = none === 0 ? range : km.length === 0 ? `none within ${TIDE_STATION_MAX_KM} km` : `${range}; ${none} spot${none === 1 ? "" : "s"} none within ${TIDE_STATION_MAX_KM} km`;
     const cal = calibration.find((c) => c.region.id === region.id);
-    const verdict = !cal ? "–" : `${cal.withinRange} / ${cal.spotCount}, ${cal.earnsFull ? (cal.published === "full" ? "earned" : "earned but held back (below)") : "not earned"}`;
+    const verdict = !cal ? "–" : `${cal.levels.calibrated} / ${cal.levels.spots.length}, ${cal.earnsFull ? (cal.published === "full" ? "earned" : "earned but held back (below)") : "not earned"}`;
     lines.push(
       `| \`${region.id}\` | ${cell(region.name)} | ${region.timezone} | ${region.spots.length} | ${count("sourced")} / ${count("cross-checked")} / ${count("approximate")} | ${tide} | ${region.decision_support} | ${verdict} |`,
     );

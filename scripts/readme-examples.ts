@@ -30,7 +30,7 @@ export async function generateExamples(): Promise<Record<string, string>> {
     clock: new FixedClock("2026-11-21T19:00:00Z"),
     log: createLogger("silent"),
   });
-  const rec = await recommendSpot({ activity: "snorkel", region: "us-hi-maui", limit: 1 }, ctx);
+  const rec = await recommendSpot({ activity: "snorkel", region: "jp-47-okinawa", limit: 1 }, ctx);
   let toolError: unknown = null;
   try {
     await recommendSpot({ activity: "kitesurf", region: "us-hi-oahu" }, ctx);
@@ -46,7 +46,8 @@ export async function generateExamples(): Promise<Record<string, string>> {
     recommendation: json(rec, 1),
     "recommendation-markdown": "```markdown\n" + rec.card_markdown + "\n```",
     "recommendation-not-covered": json(await recommendSpot({ activity: "snorkel", lat: 25.77, lon: -80.13 }, ctx)),
-    "best-day": json(await bestDay({ activity: "dive", spot: "molokini-back-wall", from: "2026-11-22", to: "2026-11-24" }, ctx), 2),
+    "recommendation-conditions-only": json(await recommendSpot({ activity: "snorkel", region: "us-hi-maui" }, ctx)),
+    "best-day": json(await bestDay({ activity: "dive", spot: "blue-cave-cape-maeda", from: "2026-11-22", to: "2026-11-24" }, ctx), 2),
     "tool-error": json(toolError),
   };
 }

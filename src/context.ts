@@ -133,7 +133,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis });
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
-  const forecasts = new ForecastService({ source, tides, clock: opts.clock }, catalog);
+  const forecasts = new ForecastService({ source, tides, clock: opts.clock, normals: climatology }, catalog);
   const keys = opts.config.auth.mode === "metered" && opts.config.auth.keysFile ? KeyRegistry.load(opts.config.auth.keysFile) : null;
   const meter = new Meter({ config: opts.config, keys, catalog, clock: opts.clock, redis });
   if (opts.config.auth.mode === "metered" && !redis) {

@@ -23,7 +23,7 @@ export async function warmUp(ctx: ServiceContext): Promise<void> {
   const offline = ctx.upstreams === null;
   const scratch: ServiceContext = offline
     ? ctx
-    : { ...ctx, forecasts: new ForecastService({ source: ctx.climatology, tides: ctx.harmonicTides, clock: ctx.clock }, ctx.catalog) };
+    : { ...ctx, forecasts: new ForecastService({ source: ctx.climatology, tides: ctx.harmonicTides, clock: ctx.clock, normals: ctx.climatology }, ctx.catalog) };
   const answer = async <T>(t: ToolDefinition<T>, args: Record<string, unknown>) => {
     await nextTurn(); // requests arriving meanwhile are served between the steps
     if (!offline) {

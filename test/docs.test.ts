@@ -24,6 +24,7 @@ const SCHEMAS: Record<string, z.ZodType> = {
   coverage: CoverageSchema,
   recommendation: RecommendationSchema,
   "recommendation-not-covered": RecommendationSchema,
+  "recommendation-conditions-only": RecommendationSchema,
   "best-day": BestDaySchema,
   "tool-error": ToolErrorSchema,
 };

@@ -18,7 +18,7 @@ const catalog = Catalog.load();
 const hanauma = catalog.spot("hanauma-bay")!;
 /**
  * Open to the south only, so wind and swell from other quarters are (partly) sheltered; in a region
- * published as calibrated (every real region is conditions_only so far), so no caveat is appended.
+ * published as calibrated, so no caveat is appended.
  */
 const SOUTH_FACING: Spot = { ...hanauma, exposure: ["S"], swell_exposure: 1, region: { ...hanauma.region, decision_support: "full" } };
 
@@ -58,8 +58,10 @@ function set(inp: HourlyInputs, f: InputField, v: Value, origin: number, hours: 
   }
 }
 
-const build = (inp: HourlyInputs, spot: Spot = SOUTH_FACING, tides: TideSeries | null = null): SpotForecast =>
-  buildSpotForecast({ spot, inputs: inp, tides, now: NOW });
+/** The month's normal conditions: the calm inputs, so a period's factors read as its departure from calm. */
+const CALM_NORMAL = inputs();
+const build = (inp: HourlyInputs, spot: Spot = SOUTH_FACING, tides: TideSeries | null = null, normal: HourlyInputs | null = CALM_NORMAL): SpotForecast =>
+  buildSpotForecast({ spot, inputs: inp, normal, tides, now: NOW });
 /** The hour index of an instant on the input grid. */
 const idx = (t: Date) => (t.getTime() - START.getTime()) / HOUR;
 const hoursOf = (p: PeriodResult) => Array.from({ length: idx(p.end) - idx(p.start) }, (_, i) => idx(p.start) + i);
@@ -208,7 +210,8 @@ describe("swell and wind as the period shows them", () => {
     expect(night.json.why).toMatch(/^After dark: /);
     expect(f.periods[0]!.json.why).not.toContain("fter dark");
     expect(f.periods[0]!.json.why).not.toContain("not yet calibrated");
-    expect(build(inputs(), hanauma).periods[0]!.json.why).toContain("not yet calibrated against observed visibility");
+    const uncalibrated: Spot = { ...SOUTH_FACING, region: { ...hanauma.region, decision_support: "conditions_only" } };
+    expect(build(inputs(), uncalibrated).periods[0]!.json.why).toContain("not yet calibrated to published typical visibility");
   });
 });
 
@@ -376,5 +379,39 @@ describe("tides", () => {
     const f = build(inputs(), SOUTH_FACING, series(outside));
     expect(f.tideEvents).toEqual([]);
     expect(provenanceOf(f, f.periods).sources).not.toContain("test:tides");
+  });
+});
+
+describe("the typical level and the departure from normal", () => {
+  const level = SOUTH_FACING.clarity_ft[10]!; // November
+  /** Periods in full daylight (light factor 1); no tides are given, so the tide factor is 1 too. */
+  const sunlit = (f: SpotForecast) => f.periods.filter((p) => getPosition(new Date((p.start.getTime() + p.end.getTime()) / 2), SOUTH_FACING.lat, SOUTH_FACING.lon).altitude >= 20); // suncalc 2 gives degrees
+
+  it("gives the spot's typical level in every sunlit period when the inputs are the month's normal, however rough", () => {
+    const rough = inputs({ swell1_height_m: 2, swell1_period_s: 14, wind_speed_kt: 22, precip_mm: 1 });
+    const f = build(rough, SOUTH_FACING, null, rough);
+    expect(sunlit(f).length).toBeGreaterThan(10);
+    for (const p of sunlit(f)) expect(p.visFt).toBe(Math.round(level));
+  });
+
+  it("lowers it when a period is rougher than normal and raises it when calmer, reading the normal over the same hours", () => {
+    const normal = inputs({ swell1_height_m: 1, swell1_period_s: 12, wind_speed_kt: 12 });
+    const rougher = build(inputs({ swell1_height_m: 2.5, swell1_period_s: 12, wind_speed_kt: 25 }), SOUTH_FACING, null, normal);
+    const calmer = build(inputs({ swell1_height_m: 0.3, swell1_period_s: 12, wind_speed_kt: 5 }), SOUTH_FACING, null, normal);
+    for (const p of sunlit(rougher)) expect(p.visFt!).toBeLessThan(level);
+    for (const p of sunlit(calmer)) expect(p.visFt!).toBeGreaterThan(level);
+    for (const p of sunlit(calmer)) expect(p.visFt!).toBeLessThanOrEqual(Math.round(level * 1.5));
+    // A normal that is rough only in the first days moves only those days.
+    const stormyStart = inputs({ swell1_height_m: (h) => (h < LOOKBACK_H + 24 ? 2.5 : 1), swell1_period_s: 12, wind_speed_kt: 12 });
+    const f = build(stormyStart, SOUTH_FACING, null, stormyStart);
+    for (const p of sunlit(f)) expect(p.visFt).toBe(Math.round(level));
+  });
+
+  it("keeps the level when the normal conditions are unknown, and credits no input for them", () => {
+    const f = build(inputs({ swell1_height_m: 3, swell1_period_s: 14 }), SOUTH_FACING, null, null);
+    for (const p of sunlit(f)) expect(p.visFt).toBe(Math.round(level));
+    const normed = build(inputs(), SOUTH_FACING, null, inputs({}, [NORMS]));
+    expect(provenanceOf(normed, normed.periods).sources).toEqual(["test:live", "suncalc"]);
+    expect(normed.periods.some((p) => p.seasonal)).toBe(false);
   });
 });

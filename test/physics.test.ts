@@ -109,6 +109,8 @@ describe("heuristic visibility", () => {
     windKt: 5,
     windOnshore: 1,
     rainIndexMm: 0,
+    // A calm normal month: the response then reads as the physics alone.
+    normal: { swellHeightM: 0.2, swellPeriodS: 8, windKt: 5, windOnshore: 1, rainIndexMm: 0 },
     tideState: null,
     sunAltitudeDeg: 45,
     satellite: null,

@@ -4,7 +4,7 @@
 // names the right nearest covered spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { conditionsFrom, itAnswersLive, itAnswersOffline, recommendationsFrom } from "./helpers/regions.js";
+import { conditionsFrom, itAnswersLive, itAnswersOffline, recommendationsFrom, supportByRule } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per region of this slice, with its tide station and IANA zone. */
@@ -38,7 +38,7 @@ const conditions = (qs: string) => conditionsFrom(svc, qs);
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
-  it("lists each region in the coverage listing, published conditions_only until calibrated", async () => {
+  it("lists each region in the coverage listing, published as its calibration earns", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; timezone: string; spots: { id: string }[] }[] }>("/api/v1/coverage");
@@ -46,7 +46,7 @@ describe("the published catalogue", () => {
       for (const n of REGIONS) {
         const r = body.regions.find((x) => x.id === n.region);
         expect(r, n.region).toBeDefined();
-        expect(r!.decision_support).toBe("conditions_only");
+        expect(r!.decision_support).toBe(supportByRule(r!.id));
         expect(r!.spot_count).toBeGreaterThanOrEqual(n.minSpots);
         expect(r!.spots.map((s) => s.id)).toContain(n.spot);
       }

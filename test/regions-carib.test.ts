@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { type ConditionsJson } from "../src/schemas/conditions.js";
-import { itAnswersLive, itAnswersOffline, recommendationsFrom } from "./helpers/regions.js";
+import { itAnswersLive, itAnswersOffline, recommendationsFrom, supportByRule } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 const USVI = "us-vi-st-john-st-thomas";
@@ -36,26 +36,26 @@ afterAll(() => svc.close());
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
-  it("lists St. John & St. Thomas with its 10 spots, published conditions_only until calibrated", async () => {
+  it("lists St. John & St. Thomas with its 10 spots, published as its calibration earns", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<{ regions: { id: string; name: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
       expect(status).toBe(200);
       const r = body.regions.find((x) => x.id === USVI)!;
-      expect(r).toMatchObject({ name: "St. John & St. Thomas (US Virgin Islands)", decision_support: "conditions_only", spot_count: 10 });
+      expect(r).toMatchObject({ name: "St. John & St. Thomas (US Virgin Islands)", decision_support: supportByRule("us-vi-st-john-st-thomas"), spot_count: 10 });
       expect(r.spots.map((s) => s.id)).toEqual(expect.arrayContaining([...USVI_PARK, "caneel-bay", "haulover-bay", "christmas-cove", "magens-bay"]));
     } finally {
       await shipped.close();
     }
   });
 
-  it("lists Grand Cayman with its 12 spots, the new ones among them, still conditions_only", async () => {
+  it("lists Grand Cayman with its 12 spots, the new ones among them, published as its calibration earns", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
       expect(status).toBe(200);
       const r = body.regions.find((x) => x.id === CAYMAN)!;
-      expect(r.decision_support).toBe("conditions_only");
+      expect(r.decision_support).toBe(supportByRule(r.id));
       expect(r.spot_count).toBe(12);
       expect(r.spots.map((s) => s.id)).toEqual(expect.arrayContaining([...CAYMAN_NEW]));
     } finally {

@@ -5,7 +5,7 @@
 // nearest spot of each region.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { itAnswersLive, itAnswersOffline, recommendationsFrom } from "./helpers/regions.js";
+import { itAnswersLive, itAnswersOffline, recommendationsFrom, supportByRule } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 const REGION = "mx-roo-cozumel";
@@ -39,7 +39,7 @@ afterAll(() => svc.close());
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published Cozumel catalogue", () => {
-  it("lists thirteen spots, all but one at a sourced position, conditions_only until calibrated", async () => {
+  it("lists thirteen spots, all but one at a sourced position, published as its calibration earns", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     let r: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] };
     try {
@@ -49,7 +49,7 @@ describe("the published Cozumel catalogue", () => {
     } finally {
       await shipped.close();
     }
-    expect(r.decision_support).toBe("conditions_only");
+    expect(r.decision_support).toBe(supportByRule(r.id));
     expect(r.spot_count).toBe(SPOTS.length);
     expect(r.spots.map((s) => s.id).sort()).toEqual([...SPOTS].sort());
     const region = Catalog.load().region(REGION)!;
@@ -132,9 +132,9 @@ describe("not_covered across the sea", () => {
 });
 
 describe("Bonaire", () => {
-  it("is published conditions_only with twelve spots, none at an approximate position", async () => {
+  it("is published as its calibration earns, with twelve spots, none at an approximate position", async () => {
     const region = Catalog.load().region(BONAIRE)!;
-    expect(region.decision_support).toBe("conditions_only");
+    expect(region.decision_support).toBe(supportByRule(region.id));
     expect(region.spots.map((s) => s.id).sort()).toEqual([...BONAIRE_SPOTS].sort());
     expect(region.spots.filter((s) => s.coord.confidence === "approximate")).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { liveRuns } from "./helpers/live.js";
-import { conditionsFrom, recommendationsFrom } from "./helpers/regions.js";
+import { conditionsFrom, recommendationsFrom, supportByRule } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One spot per region of this slice, with its tide station (null: none within reach) and IANA zone. */
@@ -27,7 +27,7 @@ const conditions = (qs: string, s: TestService = svc) => conditionsFrom(s, qs);
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
-  it("lists each region of the slice, published conditions_only, with its spots", async () => {
+  it("lists each region of the slice, published as its calibration earns, with its spots", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
@@ -35,7 +35,7 @@ describe("the published catalogue", () => {
       for (const n of MED_REGIONS) {
         const r = body.regions.find((x) => x.id === n.region);
         expect(r, n.region).toBeDefined();
-        expect(r!.decision_support).toBe("conditions_only");
+        expect(r!.decision_support).toBe(supportByRule(r!.id));
         expect(r!.spot_count).toBeGreaterThanOrEqual(n.minSpots);
         expect(r!.spots.map((s) => s.id)).toContain(n.spot);
       }

@@ -3,7 +3,7 @@
 // closures exclude the right spots, and a point across an ocean names the right nearest spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { itAnswersLive, itAnswersOffline, recommendationsFrom } from "./helpers/regions.js";
+import { itAnswersLive, itAnswersOffline, recommendationsFrom, supportByRule } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per new region, with its tide station and IANA zone. */
@@ -21,7 +21,7 @@ afterAll(() => svc.close());
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
-  it("lists each new region in the coverage listing, published conditions_only until calibrated", async () => {
+  it("lists each new region in the coverage listing, published as its calibration earns", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
@@ -29,7 +29,7 @@ describe("the published catalogue", () => {
       for (const n of NEW_REGIONS) {
         const r = body.regions.find((x) => x.id === n.region);
         expect(r, n.region).toBeDefined();
-        expect(r!.decision_support).toBe("conditions_only");
+        expect(r!.decision_support).toBe(supportByRule(r!.id));
         expect(r!.spot_count).toBeGreaterThanOrEqual(7);
         expect(r!.spots.map((s) => s.id)).toContain(n.spot);
       }

@@ -8,6 +8,7 @@ import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { startService, type TestService } from "./helpers/service.js";
 import { liveRuns } from "./helpers/live.js";
 import { connectClient } from "./helpers/mcp.js";
+import { supportByRule } from "./helpers/regions.js";
 
 interface CoverageRegion {
   id: string;
@@ -32,14 +33,14 @@ afterAll(async () => {
 });
 
 describe("coverage", () => {
-  it("lists each new region conditions_only, with a bbox that holds all its spots", async () => {
+  it("lists each new region as its calibration earns, with a bbox that holds all its spots", async () => {
     const { status, body } = await published.json<{ regions: CoverageRegion[] }>("/api/v1/coverage");
     expect(status).toBe(200);
     for (const { region } of NEW_REGIONS) {
       const r = body.regions.find((x) => x.id === region)!;
       expect(r).toBeDefined();
       // Too few published visibility figures for the calibration rule: no ranking yet.
-      expect(r.decision_support).toBe("conditions_only");
+      expect(r.decision_support).toBe(supportByRule(r.id));
       expect(r.spot_count).toBe(r.spots.length);
       expect(r.spot_count).toBeGreaterThanOrEqual(8);
       for (const s of r.spots) {
@@ -65,9 +66,12 @@ describe("coverage", () => {
     }
   });
 
-  it("declines to rank a new region and points to get_conditions", async () => {
-    const { body } = await published.json<RecommendationJson>("/api/v1/recommendations?activity=snorkel&region=us-fl-keys");
-    expect(body).toMatchObject({ status: "conditions_only", picks: [] });
+  it("ranks a new region only once its calibration earns it, and otherwise points to get_conditions", async () => {
+    for (const id of ["us-fl-keys", "us-vi-st-john-st-thomas"]) {
+      const { body } = await published.json<RecommendationJson>(`/api/v1/recommendations?activity=snorkel&region=${id}`);
+      if (supportByRule(id) === "full") expect(body.status, id).toBe("ok");
+      else expect(body, id).toMatchObject({ status: "conditions_only", picks: [] });
+    }
   });
 });
 

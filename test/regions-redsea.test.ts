@@ -8,7 +8,7 @@ import { Catalog } from "../src/catalog/catalog.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { liveRuns } from "./helpers/live.js";
-import { recommendationsFrom } from "./helpers/regions.js";
+import { recommendationsFrom, supportByRule } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per Red Sea region. */
@@ -33,7 +33,7 @@ const conditions = async (qs: string, s: TestService = svc) => {
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
-  it("lists the Red Sea regions conditions_only, every spot inside its bbox, and names them among the regions without tides", async () => {
+  it("lists the Red Sea regions as their calibration earns, every spot inside its bbox, and names them among the regions without tides", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<CoverageJson>("/api/v1/coverage");
@@ -41,7 +41,7 @@ describe("the published catalogue", () => {
       for (const n of RED_SEA) {
         const r = body.regions.find((x) => x.id === n.region)!;
         expect(r, n.region).toBeDefined();
-        expect(r.decision_support).toBe("conditions_only");
+        expect(r.decision_support).toBe(supportByRule(r.id));
         expect(r.spot_count).toBe(n.spots);
         expect(r.spots.map((s) => s.id)).toContain(n.spot);
         for (const s of r.spots) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { type ConditionsJson } from "../src/schemas/conditions.js";
 import { liveRuns } from "./helpers/live.js";
-import { conditionsFrom, recommendationsFrom } from "./helpers/regions.js";
+import { conditionsFrom, recommendationsFrom, supportByRule } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 const REGION = "gb-ork-scapa-flow";
@@ -25,14 +25,14 @@ const conditions = (qs: string) => conditionsFrom(svc, qs);
 const rec = (qs: string) => recommendationsFrom(svc, qs);
 
 describe("the published catalogue", () => {
-  it("lists Scapa Flow with its fourteen wreck sites, published conditions_only until calibrated", async () => {
+  it("lists Scapa Flow with its fourteen wreck sites, published as its calibration earns", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const { status, body } = await shipped.json<{ regions: { id: string; decision_support: string; spot_count: number; spots: { id: string }[] }[] }>("/api/v1/coverage");
       expect(status).toBe(200);
       const r = body.regions.find((x) => x.id === REGION);
       expect(r).toBeDefined();
-      expect(r!.decision_support).toBe("conditions_only");
+      expect(r!.decision_support).toBe(supportByRule(r!.id));
       expect(r!.spot_count).toBe(14);
       expect(r!.spots.map((s) => s.id)).toEqual(expect.arrayContaining([...HIGH_SEAS_FLEET, ...BURRA_SOUND, "f2-and-yc21", "james-barrie", "sms-seydlitz-salvage-site", "churchill-barrier-3-blockships"]));
     } finally {

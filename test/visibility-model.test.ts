@@ -18,6 +18,9 @@ const calm: VisibilityInputs = {
   windKt: 5,
   windOnshore: 1,
   rainIndexMm: 0,
+  // A month whose normal conditions are calm: every factor of F is 1 under them, so each factor of
+  // the response reads as the physics alone.
+  normal: { swellHeightM: 0, swellPeriodS: 10, windKt: 5, windOnshore: 1, rainIndexMm: 0 },
   tideState: null,
   sunAltitudeDeg: 30,
   satellite: null,
@@ -26,7 +29,7 @@ const est = (over: Partial<VisibilityInputs>) => estimateVisibility({ ...calm, .
 
 describe("the factors", () => {
   it("keeps the calm-day clarity when nothing acts on it", () => {
-    expect(est({})).toMatchObject({ ft: 80, source: "heuristic", baselineFt: 80, factors: { swell: 1, wind: 1, rain: 1, tide: 1, light: 1 }, orbitalMs: 0 });
+    expect(est({})).toMatchObject({ ft: 80, source: "heuristic", baselineFt: 80, factors: { swell: 1, wind: 1, rain: 1, response: 1, tide: 1, light: 1 }, orbitalMs: 0 });
   });
 
   it("wind: 8 % lost at 15 kt, 18 % at 20 kt, 45 % from 40 kt straight onshore; offshore wind does 40 % of that", () => {
@@ -86,6 +89,47 @@ describe("the factors", () => {
     expect(estimateVisibility({ ...calm, swellHeightM: null })).toBeNull();
     expect(estimateVisibility({ ...calm, swellPeriodS: null })).toBeNull();
     expect(estimateVisibility({ ...calm, windKt: null })).toBeNull();
+  });
+});
+
+describe("level and response", () => {
+  // A winter month whose normal is 1.4 m of 14 s swell onshore at 15 kt with some rain: what a typical
+  // published figure for the month already holds.
+  const winter = { swellHeightM: 1.4, swellPeriodS: 14, windKt: 15, windOnshore: 1, rainIndexMm: 5 };
+  const atNormal = { ...calm, ...winter, normal: winter, bottom: "reef" as const, depthM: 6 };
+
+  it("gives the typical level exactly under the month's normal conditions, however rough they are", () => {
+    const e = estimateVisibility(atNormal)!;
+    expect(e.factors).toMatchObject({ swell: 1, wind: 1, rain: 1, response: 1 });
+    expect(e.ft).toBe(80);
+    // Tide and light still act on the level (they are not in F).
+    expect(estimateVisibility({ ...atNormal, sunAltitudeDeg: 0 })!.ft).toBeCloseTo(80 * 0.85, 10);
+  });
+
+  it("lowers the level by the period's departure from normal: each factor over the normal's", () => {
+    const stormy = estimateVisibility({ ...atNormal, swellHeightM: 2.5, windKt: 25 })!;
+    const swellNow = estimateVisibility({ ...atNormal, swellHeightM: 2.5, normal: { ...winter, swellHeightM: 0 } })!.factors.swell;
+    const swellNormal = estimateVisibility({ ...atNormal, normal: { ...winter, swellHeightM: 0 } })!.factors.swell;
+    expect(stormy.factors.swell).toBeCloseTo(swellNow / swellNormal, 10);
+    expect(stormy.factors.wind).toBeCloseTo((1 - 0.28) / (1 - 0.08), 10);
+    expect(stormy.ft).toBeCloseTo(80 * stormy.factors.swell * stormy.factors.wind, 10);
+    expect(stormy.ft).toBeLessThan(80);
+  });
+
+  it("raises it on a calmer, drier period than normal, at most to 1.5 times the level", () => {
+    const calmer = estimateVisibility({ ...atNormal, swellHeightM: 1.3, windKt: 14 })!;
+    expect(calmer.factors.response).toBeLessThan(1.5);
+    expect(calmer.ft).toBeGreaterThan(80);
+    expect(calmer.ft).toBeCloseTo(80 * calmer.factors.swell * calmer.factors.wind * calmer.factors.rain, 10);
+    const glassy = estimateVisibility({ ...atNormal, swellHeightM: 0, windKt: 0, rainIndexMm: 0 })!;
+    expect(glassy.factors.swell * glassy.factors.wind * glassy.factors.rain).toBeGreaterThan(1.5);
+    expect(glassy.factors.response).toBe(1.5);
+    expect(glassy.ft).toBe(120);
+  });
+
+  it("leaves the level unmoved when the normal conditions are unknown", () => {
+    expect(estimateVisibility({ ...atNormal, swellHeightM: 3, normal: null })!.ft).toBe(80);
+    expect(estimateVisibility({ ...atNormal, swellHeightM: 3, normal: { ...winter, windKt: null } })!.ft).toBe(80);
   });
 });
 

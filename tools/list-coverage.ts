@@ -49,10 +49,13 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
   const regions = wanted === null ? ctx.catalog.regions : ctx.catalog.regions.filter((r) => wanted.includes(r.id));
   const notes = [
     `Forecasts cover today through today + ${HORIZON_DAYS - 1} (spot-local dates) in 3-hour periods, refreshed hourly.`,
-    "Regions with decision_support conditions_only have facts but no calibrated visibility model yet: recommendations and best-day decline there with status conditions_only.",
+    "Regions with decision_support conditions_only have facts but no calibrated visibility model yet (too few of their spots have a typical visibility calibrated to published figures, or their spots' exposure and depths are not yet checked): recommendations and best-day decline there with status conditions_only. Each such region's reason is noted below.",
     "Places outside every region get status not_covered from the decision tools, naming the nearest covered spot.",
     `Data mode: ${ctx.config.dataSource}. Offline, conditions come from seasonal norms (labelled as such), real harmonic tides and computed sun.`,
   ];
+  for (const r of regions.filter((x) => x.decision_support === "conditions_only")) {
+    notes.push(`Not ranked: ${ctx.catalog.levels(r).reason ?? `${r.name}: held back by its publisher although its data meet the calibration rule.`}`);
+  }
   const untided = regions.filter((r) => r.spots.some((s) => s.tide_station === null));
   if (untided.length > 0) {
     const where = untided.map((r) => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { distanceKm } from "../geo.js";
 import { isKnownTimeZone } from "../time/zone.js";
 import { DATA_DIR } from "../paths.js";
+import { regionLevels, type RegionLevels } from "./levels.js";
 import { RegionRecord, type SpotRecord } from "./schema.js";
 
 export interface BBox {
@@ -35,6 +36,7 @@ export class Catalog {
   readonly spots: readonly Spot[];
   readonly #spotsById = new Map<string, Spot>();
   readonly #regionsById = new Map<string, Region>();
+  readonly #levels = new Map<string, RegionLevels>();
 
   constructor(records: readonly RegionRecord[]) {
     const regions: Region[] = [];
@@ -70,6 +72,13 @@ export class Catalog {
       if (!parsed.success) throw new Error(`${f}: ${parsed.error.message}`);
       return parsed.data;
     });
+  }
+
+  /** The calibration rule on a region's data (src/catalog/levels.ts), computed once. */
+  levels(region: Region): RegionLevels {
+    let l = this.#levels.get(region.id);
+    if (!l) this.#levels.set(region.id, (l = regionLevels(region)));
+    return l;
   }
 
   spot(id: string): Spot | undefined {

@@ -53,10 +53,22 @@ export const AccessRule = z.discriminatedUnion("kind", [
 export type AccessRule = z.infer<typeof AccessRule>;
 
 /**
- * A published typical horizontal visibility for the spot, used to check the model (the calibration
- * table). `high_ft` null: the source gives only a floor ("rarely less than 50 ft"). A single typical
- * figure is stored as low = high. `scope` says whether the source speaks of this spot or of the
- * stretch of coast it lies on.
+ * What a published visibility figure is, which decides whether it can calibrate a spot's typical
+ * level (docs/model.md, "Calibration"):
+ * - `site`: a page about this spot (a park, dive-guide or dive-centre site page, a survey of the site);
+ * - `area`: a typical figure for the stretch of coast or the reef system the spot lies in;
+ * - `operator_table`: a dive operator's month-by-month figures (for the site it names);
+ * - `log`: one dive or one day's trip report. Never a typical figure, so it never calibrates.
+ */
+export const REFERENCE_KINDS = ["site", "area", "operator_table", "log"] as const;
+export const ReferenceKind = z.enum(REFERENCE_KINDS);
+export type ReferenceKind = z.infer<typeof ReferenceKind>;
+
+/**
+ * A published typical horizontal visibility for the spot: what calibrates its typical level
+ * (`clarity_ft`). `high_ft` null: the source gives only a floor ("rarely less than 50 ft"). A single
+ * typical figure is stored as low = high. Every source found is kept, including those that do not
+ * count (a log, a floor, a figure for other water); the rule in src/catalog/levels.ts decides which do.
  */
 export const VisibilityReference = z
   .strictObject({
@@ -64,12 +76,20 @@ export const VisibilityReference = z
     high_ft: z.number().positive().nullable(),
     /** Months (1–12) the figure describes; all twelve for a year-round figure. */
     months: z.array(z.number().int().min(1).max(12)).min(1),
-    scope: z.enum(["site", "area"]),
+    kind: ReferenceKind,
+    /**
+     * Whether the figure describes water like this spot's: always true for a `site` page; for an
+     * `area` figure or an operator's table, true only when the spot's habitat (depth, bottom,
+     * shelter, distance from shore) matches what the source describes. A reef-wall figure does not
+     * fit a sandy lagoon; an outer-reef figure does not fit an inner-shelf cay.
+     */
+    fits: z.boolean(),
     source: Url,
-    /** What the source says, in our words. */
+    /** What the source says, in our words (and, for an area figure, what water it describes). */
     says: z.string().min(1),
   })
-  .refine((r) => r.high_ft === null || r.high_ft >= r.low_ft, { message: "high_ft must be >= low_ft" });
+  .refine((r) => r.high_ft === null || r.high_ft >= r.low_ft, { message: "high_ft must be >= low_ft" })
+  .refine((r) => r.kind !== "site" || r.fits, { message: "a site page always fits its spot" });
 export type VisibilityReference = z.infer<typeof VisibilityReference>;
 
 /**
@@ -111,9 +131,20 @@ export const SpotRecord = z
      * spot's notes say why (npm run data:check enforces both).
      */
     tide_station: z.string().min(1).nullable(),
-    /** Typical horizontal visibility on a calm day, feet, January..December. */
+    /**
+     * Typical horizontal visibility, feet, January..December: the spot's normal level, with the
+     * month's normal swell, wind and rain already in it (not a calm-day figure). The forecast moves
+     * it by how far a period's conditions depart from the month's normal (docs/model.md).
+     */
     clarity_ft: Month12(z.number().positive()),
+    /** Where the typical level comes from, in words, with the pages it rests on. */
     clarity_source: z.string().min(1),
+    /**
+     * The kind of source the level rests on: a reference kind above, or `judgement` when no
+     * published typical figure fits the spot (the level is then an estimate and the spot is not
+     * calibrated).
+     */
+    clarity_kind: z.enum([...REFERENCE_KINDS, "judgement"]),
     /** 0 (no runoff, e.g. lava coast) .. 1 (stream mouth, harbour): how much rain muddies the water. */
     runoff: z.number().min(0).max(1),
     /** Published typical visibility to check the model against; empty when none was found. */
@@ -134,6 +165,12 @@ export const RegionRecord = z
     admin1: z.string().regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/),
     timezone: z.string().min(1),
     decision_support: z.enum(["full", "conditions_only"]),
+    /**
+     * How the inputs of the region's day-to-day response (each spot's exposure octants, swell
+     * exposure, depths and runoff) were checked against a map or a source; null until they are. A
+     * region is published `full` only once they are (src/catalog/levels.ts).
+     */
+    response_check: z.string().min(1).nullable(),
     notes: z.string(),
     spots: z.array(SpotRecord).min(1).max(20),
   })

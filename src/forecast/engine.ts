@@ -22,6 +22,7 @@ import {
   M_PER_FT,
   rainIndexAt,
   SATELLITE_MAX_AGE_H,
+  type Conditions,
   satelliteVisibilityM,
   visibilityConfidence,
   type TideState,
@@ -136,11 +137,17 @@ export interface SpotForecast {
 export interface EngineInputs {
   spot: Spot;
   inputs: HourlyInputs;
+  /**
+   * The month's normal conditions (the region's seasonal norms) over the same hours, which the
+   * spot's typical level already holds: visibility moves by how far `inputs` depart from them.
+   * Null when unknown: visibility then stays at the typical level (docs/model.md).
+   */
+  normal: HourlyInputs | null;
   tides: TideSeries | null;
   now: Date;
 }
 
-export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): SpotForecast {
+export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineInputs): SpotForecast {
   const today = localDate(now, spot.timezone);
   const slots = periodSlots(today, HORIZON_DAYS, spot.timezone).filter((s) => s.end.getTime() > now.getTime());
   const satellite = inputs.satellite;
@@ -151,36 +158,15 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
   const originSets = new Map<string, number[]>();
 
   const evaluate = (kind: PeriodResult["kind"], date: string, startHour: number, start: Date, end: Date): PeriodResult => {
-    const h0 = Math.round((start.getTime() - inputs.start.getTime()) / HOUR_MS);
-    const h1 = Math.max(h0 + 1, Math.round((end.getTime() - inputs.start.getTime()) / HOUR_MS));
     const used = new Set<number>();
-    const mean = (f: InputField) => meanOf(inputs, f, h0, h1, used);
-    const max = (f: InputField) => maxOf(inputs, f, h0, h1, used);
-
-    const trains: SwellTrainInput[] = [];
-    for (const [hf, pf, df] of SWELL_TRAINS) {
-      const heightM = mean(hf);
-      const periodS = mean(pf);
-      const fromDeg = directionOf(inputs, df, hf, h0, h1);
-      if (heightM !== null && periodS !== null && fromDeg !== null) trains.push({ heightM, periodS, fromDeg });
-    }
-    const swell = swellAtSpot(trains, spot.exposure, spot.swell_exposure);
-    const windKt = mean("wind_speed_kt");
-    const gustKt = max("wind_gust_kt");
-    const windFromDeg = directionOf(inputs, "wind_from_deg", "wind_speed_kt", h0, h1);
-    const waterTempC = mean("water_temp_c");
+    const c = conditionsOf(inputs, spot, start, end, used);
+    const { swell, windKt, windFromDeg, windOnshore } = c;
+    const gustKt = maxOf(inputs, "wind_gust_kt", c.h0, c.h1, used);
+    const waterTempC = meanOf(inputs, "water_temp_c", c.h0, c.h1, used);
     const mid = new Date((start.getTime() + end.getTime()) / 2);
-    const midIdx = Math.min(inputs.hours - 1, Math.max(0, Math.floor((mid.getTime() - inputs.start.getTime()) / HOUR_MS)));
-    const rainIndex = rainIndexAt(inputs.values.precip_mm, midIdx);
-    for (let h = Math.max(0, midIdx - 71); h <= midIdx; h++) {
-      const o = inputs.origin.precip_mm[h]!;
-      if (o !== NO_ORIGIN) used.add(o);
-    }
     const tideState = tideStateAt(events, mid);
     const tideFt = tideHeightAt(events, mid);
     const sunAltitudeDeg = getPosition(mid, spot.lat, spot.lon).altitude;
-    // 0 when the wind blows from a sheltered direction (offshore), 1 straight onshore.
-    const windOnshore = windFromDeg === null ? 0.5 : (exposureWeight(windFromDeg, spot.exposure) - SHELTERED_WEIGHT) / (1 - SHELTERED_WEIGHT);
     // The observation's age when this period happens: it persists, fading, into the forecast.
     const satAgeAtPeriodH = satelliteAgeH === null ? null : satelliteAgeH + (mid.getTime() - now.getTime()) / HOUR_MS;
     const useSatellite = satVisM !== null && satAgeAtPeriodH !== null && satelliteAgeH! >= 0 && satAgeAtPeriodH <= SATELLITE_MAX_AGE_H;
@@ -190,11 +176,8 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
       bottom: spot.bottom,
       depthM: spot.typical_depth_m,
       runoff: spot.runoff,
-      swellHeightM: swell?.heightM ?? null,
-      swellPeriodS: swell?.periodS ?? null,
-      windKt,
-      windOnshore,
-      rainIndexMm: rainIndex,
+      ...c.conditions,
+      normal: normal ? conditionsOf(normal, spot, start, end, null).conditions : null,
       tideState,
       sunAltitudeDeg,
       satellite: useSatellite ? { visibilityM: satVisM, ageH: satAgeAtPeriodH } : null,
@@ -280,6 +263,39 @@ export function buildSpotForecast({ spot, inputs, tides, now }: EngineInputs): S
     origins: inputs.origins,
     satelliteAgeH,
   };
+}
+
+/**
+ * What a period's hours of a series say about the conditions the visibility responds to: swell at
+ * the spot, wind and its onshore share, and the rain index at the period's middle hour. Origins of
+ * the values read are added to `used` (null: not credited, for the normal conditions).
+ */
+function conditionsOf(series: HourlyInputs, spot: Spot, start: Date, end: Date, used: Set<number> | null) {
+  const sink = used ?? new Set<number>();
+  const h0 = Math.round((start.getTime() - series.start.getTime()) / HOUR_MS);
+  const h1 = Math.max(h0 + 1, Math.round((end.getTime() - series.start.getTime()) / HOUR_MS));
+  const mean = (f: InputField) => meanOf(series, f, h0, h1, sink);
+  const trains: SwellTrainInput[] = [];
+  for (const [hf, pf, df] of SWELL_TRAINS) {
+    const heightM = mean(hf);
+    const periodS = mean(pf);
+    const fromDeg = directionOf(series, df, hf, h0, h1);
+    if (heightM !== null && periodS !== null && fromDeg !== null) trains.push({ heightM, periodS, fromDeg });
+  }
+  const swell = swellAtSpot(trains, spot.exposure, spot.swell_exposure);
+  const windKt = mean("wind_speed_kt");
+  const windFromDeg = directionOf(series, "wind_from_deg", "wind_speed_kt", h0, h1);
+  const mid = (start.getTime() + end.getTime()) / 2;
+  const midIdx = Math.min(series.hours - 1, Math.max(0, Math.floor((mid - series.start.getTime()) / HOUR_MS)));
+  const rainIndex = rainIndexAt(series.values.precip_mm, midIdx);
+  for (let h = Math.max(0, midIdx - 71); h <= midIdx; h++) {
+    const o = series.origin.precip_mm[h]!;
+    if (o !== NO_ORIGIN) sink.add(o);
+  }
+  // 0 when the wind blows from a sheltered direction (offshore), 1 straight onshore.
+  const windOnshore = windFromDeg === null ? 0.5 : (exposureWeight(windFromDeg, spot.exposure) - SHELTERED_WEIGHT) / (1 - SHELTERED_WEIGHT);
+  const conditions: Conditions = { swellHeightM: swell?.heightM ?? null, swellPeriodS: swell?.periodS ?? null, windKt, windOnshore, rainIndexMm: rainIndex };
+  return { h0, h1, swell, windKt, windFromDeg, windOnshore, conditions };
 }
 
 function missingReason(noSwell: boolean, noWind: boolean): string {

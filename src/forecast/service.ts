@@ -5,13 +5,23 @@ import { LRUCache } from "lru-cache";
 import type { Catalog, Spot } from "../catalog/catalog.js";
 import { HOUR_MS, hourFloor, type Clock } from "../clock.js";
 import { HORIZON_DAYS } from "../limits.js";
-import type { HourlyInputs, Source, TideEvent, TideSeries, TideSource } from "../sources/types.js";
+import { SourceUnavailableError, type HourlyInputs, type Source, type TideEvent, type TideSeries, type TideSource } from "../sources/types.js";
 import { buildSpotForecast, INPUT_LOOKBACK_H, type SpotForecast } from "./engine.js";
+
+/** The month's normal conditions for a spot over any hours: the embedded seasonal norms. */
+export interface NormalConditions {
+  hourlySync(spot: Spot, start: Date, end: Date): HourlyInputs;
+}
 
 export interface ForecastServiceDeps {
   source: Source;
   tides: TideSource;
   clock: Clock;
+  /**
+   * What the spot's typical visibility level assumes of swell, wind and rain; a forecast moves the
+   * level by its departure from them. Absent: visibility stays at the typical level.
+   */
+  normals?: NormalConditions;
 }
 
 export interface TimedForecast {
@@ -126,6 +136,18 @@ export class ForecastService {
     return (await this.#deps.tides.extremes(spot, start, end))?.events ?? [];
   }
 
+  #normal(spot: Spot, start: Date, end: Date): HourlyInputs | null {
+    const normals = this.#deps.normals;
+    if (!normals) return null;
+    try {
+      return normals.hourlySync(spot, start, end);
+    } catch (err) {
+      // A region without norms cannot say what is normal there: its level stands.
+      if (err instanceof SourceUnavailableError) return null;
+      throw err;
+    }
+  }
+
   async #build(spot: Spot, hour: Date): Promise<TimedForecast> {
     const start = new Date(hour.getTime() - INPUT_LOOKBACK_H * HOUR_MS);
     // The horizon ends at local midnight after today + 6; 26 h of slack covers any UTC offset.
@@ -134,7 +156,7 @@ export class ForecastService {
       this.#deps.source.hourly(spot, start, end),
       this.#deps.tides.extremes(spot, new Date(start.getTime() - 24 * HOUR_MS), new Date(end.getTime() + 24 * HOUR_MS)),
     ]);
-    const forecast = buildSpotForecast({ spot, inputs, tides, now: hour });
+    const forecast = buildSpotForecast({ spot, inputs, normal: this.#normal(spot, start, end), tides, now: hour });
     return { forecast, generatedAt: dataTimeOf(hour, inputs, tides), revision: inputs.revision };
   }
 }

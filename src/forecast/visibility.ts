@@ -1,11 +1,17 @@
-// Underwater visibility, heuristic and satellite-anchored.
+// Underwater visibility: the spot's typical level, moved by how far the period's conditions depart
+// from the month's normal ones.
 //
-//   visibility = baseline × swell × wind × rain × tide × light
+//   visibility = level × response × tide × light,   response = F(period) / F(normal)
+//   F = swell × wind × rain
 //
-// baseline is the spot's calm-day clarity for the month (catalogue `clarity_ft`), or, when a recent
-// satellite Kd490 exists, a blend of it with the optics estimate that leans on the satellite while the
-// observation is young. The factors only lower it (tide may nudge ±6 %), and are computed only from
-// inputs actually present. Each factor is returned so `why` can name what limits the water.
+// level is the spot's typical visibility for the month (catalogue `clarity_ft`, calibrated to
+// published typical figures; src/catalog/levels.ts), or, when a recent satellite Kd490 exists, a
+// blend of it with the optics estimate that leans on the satellite while the observation is young.
+// A published typical figure already holds a normal month's swell, wind and rain, so the physics
+// acts only through the departure from normal: under the month's normal conditions (the seasonal
+// norms) the response is exactly 1 and the model gives the typical level; a stormier period lowers
+// it, a calmer one raises it, at most to RESPONSE_MAX times the level. Each factor is returned so
+// `why` and the tests can name what moves the water.
 import type { SpotRecord } from "../catalog/schema.js";
 import { at, type Curve } from "./curve.js";
 import { horizontalVisibilityM } from "./optics.js";
@@ -57,6 +63,14 @@ export const LIGHT_FACTOR: Curve = [
   [20, 1],
 ];
 
+/**
+ * Most a period's conditions can raise visibility above the typical level. Published typical ranges
+ * run about ±20–35 % around their middle (20–30 m, 15–30 m), so a calm, dry day at 1.5 × the middle
+ * sits near the top of what sources call typical; a larger gain would claim clearer water than any
+ * typical figure supports from swell, wind and rain alone.
+ */
+export const RESPONSE_MAX = 1.5;
+
 /** Tide nudge: rising/high water brings clearer offshore water in, falling/low drains turbid water out. */
 export const TIDE_NUDGE = 0.06;
 
@@ -77,11 +91,8 @@ export const SATELLITE_MAX_AGE_H = SATELLITE_DECAY_H * Math.log(SATELLITE_WEIGHT
 
 export type TideState = "high" | "low" | "rising" | "falling";
 
-export interface VisibilityInputs {
-  clarityFt: number;
-  bottom: SpotRecord["bottom"];
-  depthM: number;
-  runoff: number;
+/** The conditions the response reads: swell at the spot, wind and its onshore share, and recent rain. */
+export interface Conditions {
   /** Swell at the spot; null when unknown. */
   swellHeightM: number | null;
   swellPeriodS: number | null;
@@ -90,6 +101,19 @@ export interface VisibilityInputs {
   windOnshore: number;
   /** Rain in the past 72 h, each hour decayed by age (mm). */
   rainIndexMm: number | null;
+}
+
+export interface VisibilityInputs extends Conditions {
+  /** The spot's typical visibility for the month, ft (catalogue `clarity_ft`). */
+  clarityFt: number;
+  bottom: SpotRecord["bottom"];
+  depthM: number;
+  runoff: number;
+  /**
+   * The month's normal conditions at the same hours (the seasonal norms), which the typical level
+   * already holds; null when unknown, and then the level stands unmoved (no departure can be told).
+   */
+  normal: Conditions | null;
   tideState: TideState | null;
   sunAltitudeDeg: number;
   /** Satellite visibility (m) and its age in hours, if a usable observation exists. */
@@ -100,18 +124,46 @@ export interface VisibilityEstimate {
   ft: number;
   source: "satellite" | "heuristic";
   baselineFt: number;
-  factors: { swell: number; wind: number; rain: number; tide: number; light: number };
+  /**
+   * swell, wind and rain are the period's factor over the normal conditions' (above 1 when calmer or
+   * drier than normal); response is their product, capped at RESPONSE_MAX.
+   */
+  factors: { swell: number; wind: number; rain: number; response: number; tide: number; light: number };
   /** Near-bed orbital velocity, m/s. */
   orbitalMs: number;
 }
 
+export interface Response {
+  swell: number;
+  wind: number;
+  rain: number;
+  orbitalMs: number;
+}
+
+/**
+ * F: what swell, wind and rain do to the water at a spot, each as a factor of at most 1 (swell by
+ * the near-bed orbital velocity over the bottom's resuspension threshold, wind by its speed and
+ * onshore share, rain by its decayed total and the spot's runoff). Null when swell or wind is unknown.
+ */
+export function responseOf(c: Conditions, spot: { bottom: SpotRecord["bottom"]; depthM: number; runoff: number }): Response | null {
+  if (c.swellHeightM === null || c.swellPeriodS === null || c.windKt === null) return null;
+  const orbitalMs = orbitalVelocity(c.swellHeightM, c.swellPeriodS, spot.depthM);
+  const swell = at(SWELL_FACTOR, orbitalMs - RESUSPENSION_THRESHOLD_MS[spot.bottom]);
+  const wind = 1 - at(WIND_PENALTY, c.windKt) * (OFFSHORE_WIND_SHARE + (1 - OFFSHORE_WIND_SHARE) * c.windOnshore);
+  const rain = c.rainIndexMm === null ? 1 : 1 / (1 + (spot.runoff * c.rainIndexMm) / RAIN_HALF_MM);
+  return { swell, wind, rain, orbitalMs };
+}
+
 /** Returns null when swell or wind is unknown: the estimate would be a guess. */
 export function estimateVisibility(i: VisibilityInputs): VisibilityEstimate | null {
-  if (i.swellHeightM === null || i.swellPeriodS === null || i.windKt === null) return null;
-  const orbitalMs = orbitalVelocity(i.swellHeightM, i.swellPeriodS, i.depthM);
-  const swell = at(SWELL_FACTOR, orbitalMs - RESUSPENSION_THRESHOLD_MS[i.bottom]);
-  const wind = 1 - at(WIND_PENALTY, i.windKt) * (OFFSHORE_WIND_SHARE + (1 - OFFSHORE_WIND_SHARE) * i.windOnshore);
-  const rain = i.rainIndexMm === null ? 1 : 1 / (1 + (i.runoff * i.rainIndexMm) / RAIN_HALF_MM);
+  const now = responseOf(i, i);
+  if (!now) return null;
+  // Normal conditions with swell or wind unknown cannot be compared with: the level stands.
+  const normal = (i.normal && responseOf(i.normal, i)) ?? now;
+  const swell = now.swell / normal.swell;
+  const wind = now.wind / normal.wind;
+  const rain = now.rain / normal.rain;
+  const response = Math.min(RESPONSE_MAX, swell * wind * rain);
   const tideSign = i.tideState === "rising" || i.tideState === "high" ? 1 : i.tideState === null ? 0 : -1;
   const tide = 1 + tideSign * TIDE_NUDGE * (0.3 + 0.7 * i.runoff);
   const light = at(LIGHT_FACTOR, i.sunAltitudeDeg);
@@ -123,8 +175,8 @@ export function estimateVisibility(i: VisibilityInputs): VisibilityEstimate | nu
     baselineFt = w * (i.satellite.visibilityM / M_PER_FT) + (1 - w) * i.clarityFt;
     source = "satellite";
   }
-  const ft = Math.max(1, baselineFt * swell * wind * rain * tide * light);
-  return { ft, source, baselineFt, factors: { swell, wind, rain, tide, light }, orbitalMs };
+  const ft = Math.max(1, baselineFt * response * tide * light);
+  return { ft, source, baselineFt, factors: { swell, wind, rain, response, tide, light }, orbitalMs: now.orbitalMs };
 }
 
 export function satelliteWeight(ageH: number): number {

@@ -22,7 +22,7 @@ export interface WhyInputs {
   seasonal: boolean;
   /** Spot-local date of the period (names the season for seasonal norms). */
   date: string;
-  /** The region's visibility model is not calibrated against observations (decision_support conditions_only). */
+  /** The region's typical visibility is not calibrated at enough spots (decision_support conditions_only). */
   uncalibrated: boolean;
   satelliteAgeH: number | null;
   /** When the satellite observation was made (UTC), for the label. */
@@ -91,7 +91,7 @@ export function explainRating(i: WhyInputs): string {
 }
 
 /** Said wherever a region's visibility model is not yet calibrated (regions published conditions_only). */
-export const UNCALIBRATED_NOTE = "Visibility here is not yet calibrated against observed visibility, so the score is a rough guide and spots here are not ranked.";
+export const UNCALIBRATED_NOTE = "Visibility here is not yet calibrated to published typical visibility at enough spots, so the score is a rough guide and spots here are not ranked.";
 
 function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);

@@ -2,6 +2,8 @@
 // is 200 and matches its schema, and the same live check for a region's spot (upstream data from
 // the emulator, no seasonal norms).
 import { expect, it } from "vitest";
+import { Catalog } from "../../src/catalog/catalog.js";
+import { regionLevels } from "../../src/catalog/levels.js";
 import { ConditionsSchema, type ConditionsJson } from "../../src/schemas/conditions.js";
 import { RecommendationSchema, type RecommendationJson } from "../../src/schemas/decisions.js";
 import { liveRuns } from "./live.js";
@@ -59,4 +61,11 @@ export function itAnswersOffline(
       expect(p.water_temp_c).toBeGreaterThan(o.waterAboveC);
     }
   });
+}
+
+/** The decision support a region's data earn under the calibration rule (src/catalog/levels.ts). */
+export function supportByRule(regionId: string): "full" | "conditions_only" {
+  const record = Catalog.readRecords().find((r) => r.id === regionId);
+  if (!record) throw new Error(`no region ${regionId}`);
+  return regionLevels(record).earnsFull ? "full" : "conditions_only";
 }
