@@ -79,7 +79,8 @@ export function renderCalibration(regions: readonly RegionCalibration[], records
   const spots = regions.flatMap((r) => r.spots);
   const calibrated = spots.filter((s) => s.level.calibrated).length;
   const kinds = ["site", "area", "operator_table", "log"].map((k) => `${facts.byKind.get(k) ?? 0} ${k.replace("_", " ")}`).join(", ");
-  const notCounted = [...facts.notCounted].map(([k, n]) => `${n} ${UNCOUNTED_REASONS[k as keyof typeof UNCOUNTED_REASONS]}`).join("; ");
+  const SHORT: Record<string, string> = { log: "logs", too_wide: "wider than ×3", does_not_fit: "for other water", floor_only: "floors only" };
+  const notCounted = [...facts.notCounted].map(([k, n]) => `${n} ${SHORT[k]}`).join(", ");
   const lines: string[] = [
     `**Rule.** A reference counts when it is not a log, fits the spot, gives an upper end and is no wider than ×${MAX_RANGE_RATIO} (a single typical figure stands for ±${Math.round(SINGLE_FIGURE_TOLERANCE * 100)} %). ` +
       "Each month's pooled range is the median of the counting sources' lower ends to the median of their upper ends. " +
@@ -88,7 +89,7 @@ export function renderCalibration(regions: readonly RegionCalibration[], records
     "",
     `**Measured on this catalogue.** ${calibrated} of ${spots.length} spots are calibrated; ${model.length} of ${regions.length} regions earn \`full\`. ` +
       `The null baseline, a constant ${NULL_BASELINE_FT} ft everywhere all year judged by the same rule, earns ${constant.length}${constant.length > 0 ? ` (${constant.join(", ")})` : ""}. ` +
-      `Of ${facts.refs} references (${kinds}), ${facts.refs - [...facts.notCounted.values()].reduce((a, b) => a + b, 0)} count${notCounted ? `; the rest are ${notCounted}` : ""}. ` +
+      `Of ${facts.refs} references (${kinds}), ${facts.refs - [...facts.notCounted.values()].reduce((a, b) => a + b, 0)} count${notCounted ? `; the rest do not (${notCounted})` : ""}. ` +
       `Counting sources disagree (ranges that do not overlap) in ${facts.conflicts} spot-months at ${facts.conflictSpots.length} spots; the median pool settles them, not file order. ` +
       `${facts.logLevels === 0 ? "No spot's level rests on a dive log." : `${facts.logLevels} spots' levels rest on a dive log and are not calibrated.`} ` +
       `The model's visibility from seasonal norms is the median of the daylight periods in the week from the ${SAMPLE_DAY}th of each month.`,

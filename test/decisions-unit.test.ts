@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { activity } from "../src/activities.js";
 import { caveatsFor, type CaveatContext } from "../src/decisions/caveats.js";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
-import { bestDaylightPeriod, compareConditions, exclusionSentence, nearestWithinNoise, screenCandidates } from "../src/decisions/evaluate.js";
+import { bestDaylightPeriod, compareConditions, exclusionSentence, rankDays, screenCandidates } from "../src/decisions/evaluate.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import type { ProtectedArea, Regulations } from "../src/catalog/regulations.js";
 import type { PeriodResult } from "../src/forecast/engine.js";
@@ -51,14 +51,13 @@ describe("the best period of a day", () => {
   });
 });
 
-describe("the best day within the noise margin", () => {
+describe("ranking days", () => {
   const d = (date: string, score: number) => ({ date, score });
-  it("takes the nearest day within 5 points of the top score", () => {
-    expect(nearestWithinNoise([d("2026-11-24", 80), d("2026-11-22", 75), d("2026-11-21", 74)])).toEqual(d("2026-11-22", 75));
-    expect(nearestWithinNoise([d("2026-11-24", 80), d("2026-11-22", 79)])).toEqual(d("2026-11-22", 79));
-    expect(nearestWithinNoise([d("2026-11-22", 80), d("2026-11-24", 78), d("2026-11-23", 76)])).toEqual(d("2026-11-22", 80));
-    expect(nearestWithinNoise([d("2026-11-25", 80), d("2026-11-21", 74)])).toEqual(d("2026-11-25", 80));
-    expect(nearestWithinNoise([])).toBeNull();
+  it("puts the highest score first, however small its lead, and the nearer day first on equal scores", () => {
+    expect(rankDays([d("2026-11-22", 75), d("2026-11-24", 80), d("2026-11-21", 74)])).toEqual([d("2026-11-24", 80), d("2026-11-22", 75), d("2026-11-21", 74)]);
+    expect(rankDays([d("2026-11-22", 79), d("2026-11-24", 80)])[0]).toEqual(d("2026-11-24", 80));
+    expect(rankDays([d("2026-11-25", 80), d("2026-11-23", 80), d("2026-11-24", 80)]).map((x) => x.date)).toEqual(["2026-11-23", "2026-11-24", "2026-11-25"]);
+    expect(rankDays([])).toEqual([]);
   });
 });
 
@@ -135,11 +134,13 @@ describe("caveats", () => {
     regulatedAreas: [],
     regulationsReadable: true,
     accessRequirements: [],
+    levelCalibrated: true,
   };
   const codes = (over: Partial<CaveatContext>) => caveatsFor({ ...base, ...over }).map((c) => c.code);
   it("says nothing on a clean native pick", () => expect(codes({})).toEqual([]));
   it("flags each condition with its code", () => {
     expect(codes({ visibilitySource: "heuristic" })).toEqual(["visibility_estimated"]);
+    expect(codes({ levelCalibrated: false })).toEqual(["visibility_estimated"]);
     expect(codes({ freshness: "aging" })).toEqual(["stale_inputs"]);
     expect(codes({ freshness: "recent" })).toEqual([]);
     expect(codes({ daysAhead: 3 })).toEqual(["long_lead_time"]);
@@ -175,6 +176,13 @@ describe("caveats", () => {
     expect(byCode.get("location_snapped")).toEqual(["You asked about 21.3, -157.7; this is Hanauma Bay, 2.4 km away."]);
     expect(byCode.get("regulated_area")).toEqual([expect.stringContaining("Inside Area A: Rule A. Inside Area B: Rule B.")]);
     expect(byCode.get("proxy_activity_model")![0]).toMatch(/not one made for spearfishing\. .+\.$/);
+  });
+
+  it("says whether the spot's typical visibility rests on published figures or on judgement", () => {
+    const message = (over: Partial<CaveatContext>) => caveatsFor({ ...base, ...over }).find((c) => c.code === "visibility_estimated")?.message;
+    expect(message({ visibilitySource: "heuristic" })).toContain("typical visibility from published figures");
+    expect(message({ visibilitySource: "heuristic", levelCalibrated: false })).toContain("typical visibility is our own judgement");
+    expect(message({ levelCalibrated: false })).toContain("no published figure that fits the spot was found");
   });
 
   it("spearfishing: always verify the rules; name rules-only areas; say when closures were not checked", () => {

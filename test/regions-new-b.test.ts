@@ -63,15 +63,17 @@ describe("spearfishing closures in the new regions", () => {
 });
 
 describe("spearfishing in the Great Barrier Reef Marine Park", () => {
-  it("excludes the Low Isles and Milln Reef green zones and flags the zoning on every other pick", async () => {
+  it("excludes the Green Island, Michaelmas Cay, Low Isles and Milln Reef green zones and flags the zoning on every other pick", async () => {
     const body = await rec("activity=spearfish&region=au-qld-cairns&limit=5");
     const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
-    expect(closed.map((e) => e.spot.id).sort()).toEqual(["low-isles", "milln-reef"]);
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(["green-island", "low-isles", "michaelmas-cay", "milln-reef"]);
+    expect(closed.find((e) => e.spot.id === "michaelmas-cay")!.areas).toEqual(["Michaelmas Cay Marine National Park (Green) Zone"]);
+    expect(closed.find((e) => e.spot.id === "green-island")!.areas).toEqual(["Green Island reef, Marine National Park (Green) and Scientific Research (Orange) zones"]);
     expect(closed.find((e) => e.spot.id === "low-isles")!.areas).toEqual(["Low Isles Marine National Park (green) Zone"]);
     expect(closed.find((e) => e.spot.id === "milln-reef")!.areas).toEqual(["Milln Reef Marine National Park (green) Zone"]);
     expect(body.picks.length).toBeGreaterThan(0);
     for (const p of body.picks) {
-      expect(["low-isles", "milln-reef"]).not.toContain(p.spot.id);
+      expect(["green-island", "low-isles", "michaelmas-cay", "milln-reef"]).not.toContain(p.spot.id);
       const zoning = p.caveats.find((c) => c.code === "regulated_area" && /Great Barrier Reef Marine Park/.test(c.message));
       expect(zoning, p.spot.id).toBeDefined();
       expect(zoning!.message).toMatch(/never with scuba/);

@@ -112,17 +112,18 @@ describe("coverage publishes the new regions", () => {
 });
 
 describe("spearfishing and unsuited activities in the new regions", () => {
-  it("excludes every Ras Mohammed and Tiran spot: spearfishing is banned in both protected areas", async () => {
+  it("excludes every Sharm spot from spearfishing: the parks ban it, and Egypt has suspended recreational fishing on its Red Sea coasts", async () => {
     const { body } = await rec("activity=spearfish&region=eg-js-sharm-el-sheikh&limit=5");
     expect(body.status).toBe("ok");
+    const egypt = "Egyptian Red Sea coasts (recreational fishing suspended; spearfishing not shown to be allowed)";
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
     const closed = [...byId.values()].filter((e) => e.reason === "closed_to_spearfishing").map((e) => e.spot.id);
-    expect(closed.sort()).toEqual(["gordon-reef", "jackson-reef", "kormoran-wreck", "million-hope", "near-garden", "ras-burg", "shark-yolanda-reef", "woodhouse-reef"]);
-    expect(byId.get("shark-yolanda-reef")!.areas).toEqual(["Ras Mohammed National Park"]);
-    expect(byId.get("jackson-reef")!.areas).toEqual(["Strait of Tiran reefs (South Sinai protected area)"]);
-    // Only the Strait of Gubal wrecks lie outside the parks; the crowded Thistlegorm is kept out for its boat traffic.
+    expect(closed.sort()).toEqual(["dunraven", "gordon-reef", "jackson-reef", "kingston-shag-rock", "kormoran-wreck", "million-hope", "near-garden", "ras-burg", "shark-yolanda-reef", "woodhouse-reef"]);
+    expect(byId.get("shark-yolanda-reef")!.areas).toEqual(["Ras Mohammed National Park", egypt]);
+    expect(byId.get("jackson-reef")!.areas).toEqual(["Strait of Tiran reefs (South Sinai protected area)", egypt]);
+    // The crowded Thistlegorm is kept out for its boat traffic before any closure is read.
     expect(byId.get("thistlegorm")!.reason).toBe("unsuited_hazard");
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["dunraven", "kingston-shag-rock"]);
+    expect(body.picks).toEqual([]);
   });
 
   it("keeps snorkellers off the drift-only and closed Tiran reefs and the deep Gubal wrecks, and ranks the rest", async () => {

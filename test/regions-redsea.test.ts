@@ -97,17 +97,21 @@ describe.each(RED_SEA)("$region", ({ region, spot }) => {
   });
 });
 
-describe("Hurghada: the islands protectorate bans spearfishing, Abu Nuhas has no closure", () => {
-  it("excludes the protectorate's reefs, keeps the harbour wreck out for its traffic and ranks the Abu Nuhas wrecks with a caveat", async () => {
+/** The Egypt-wide record: the 2024 suspension of recreational fishing, spearfishing not shown to be allowed. */
+const EGYPT = "Egyptian Red Sea coasts (recreational fishing suspended; spearfishing not shown to be allowed)";
+
+describe("Hurghada: recreational fishing is suspended on Egypt's Red Sea coasts, and the islands protectorate bans it too", () => {
+  it("excludes every reef and wreck from spearfishing, naming the protectorate where it applies, and keeps the harbour wreck out for its traffic", async () => {
     const body = await rec("activity=spearfish&region=eg-ba-hurghada&limit=5");
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
     const closed = [...byId.values()].filter((e) => e.reason === "closed_to_spearfishing").map((e) => e.spot.id);
-    expect(closed.sort()).toEqual(["bluff-point-gubal", "shaab-el-erg", "ulysses-gubal", "umm-gamar"]);
-    for (const id of closed) expect(byId.get(id)!.areas).toEqual(["Northern Red Sea Islands Protectorate (Hurghada, El Gouna, Strait of Gubal)"]);
-    expect(byId.get("el-mina-wreck")!.reason).toBe("unsuited_hazard");
+    const islands = ["bluff-point-gubal", "shaab-el-erg", "ulysses-gubal", "umm-gamar"];
     const abuNuhas = ["carnatic", "chrisoula-k", "giannis-d", "kimon-m"];
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(abuNuhas);
-    for (const p of body.picks) expect(p.caveats.map((c) => c.code), p.spot.id).toContain("verify_fishing_rules");
+    expect(closed.sort()).toEqual([...abuNuhas, ...islands].sort());
+    for (const id of islands) expect(byId.get(id)!.areas).toEqual(["Northern Red Sea Islands Protectorate (Hurghada, El Gouna, Strait of Gubal)", EGYPT]);
+    for (const id of abuNuhas) expect(byId.get(id)!.areas).toEqual([EGYPT]);
+    expect(byId.get("el-mina-wreck")!.reason).toBe("unsuited_hazard");
+    expect(body.picks).toEqual([]);
   });
 
   it("keeps snorkellers off the two wrecks that lie too deep to see from the surface", async () => {
@@ -119,27 +123,28 @@ describe("Hurghada: the islands protectorate bans spearfishing, Abu Nuhas has no
   });
 });
 
-describe("Sharm el-Sheikh: the parks cover the Naama Bay shoreline and Nabq, not the Gubal wrecks", () => {
-  it("closes Near Garden with the park's shoreline sector, the Million Hope with the Nabq Protectorate and the Kormoran with the Tiran reefs, and leaves the Gubal wrecks outside any closure", async () => {
+describe("Sharm el-Sheikh and Dahab: the parks and protectorates, and the suspension on every Egyptian coast", () => {
+  it("closes Near Garden, the Million Hope and the Kormoran by their parks as well, and ranks no spot for spearfishing", async () => {
     const body = await rec("activity=spearfish&region=eg-js-sharm-el-sheikh&limit=5");
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
-    expect(byId.get("near-garden")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Mohammed National Park – Sharm el-Sheikh shoreline"] });
-    expect(byId.get("million-hope")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Nabq Protectorate (Nabq Managed Resource Protected Area)"] });
-    expect(byId.get("kormoran-wreck")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Strait of Tiran reefs (South Sinai protected area)"] });
+    expect(byId.get("near-garden")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Mohammed National Park – Sharm el-Sheikh shoreline", EGYPT] });
+    expect(byId.get("million-hope")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Nabq Protectorate (Nabq Managed Resource Protected Area)", EGYPT] });
+    expect(byId.get("kormoran-wreck")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Strait of Tiran reefs (South Sinai protected area)", EGYPT] });
+    // The Dunraven lies at the edge of Ras Mohammed National Park.
+    expect(byId.get("dunraven")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Mohammed National Park", EGYPT] });
+    expect(byId.get("kingston-shag-rock")).toMatchObject({ reason: "closed_to_spearfishing", areas: [EGYPT] });
     expect(byId.get("thistlegorm")!.reason).toBe("unsuited_hazard");
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["dunraven", "kingston-shag-rock"]);
+    expect(body.picks).toEqual([]);
   });
-});
 
-describe("Dahab: the Ras Abu Galum Protectorate bans spearfishing, the crowded shore sites are kept out", () => {
-  it("excludes Ras Abu Galum by the protectorate and the Blue Hole and the Canyon for their crowds, leaving Abu Helal", async () => {
+  it("excludes Ras Abu Galum by its protectorate, Abu Helal by the suspension, and the Blue Hole and the Canyon for their crowds", async () => {
     const body = await rec("activity=spearfish&region=eg-js-dahab&limit=5");
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
-    expect(byId.get("south-ras-abu-galum")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Abu Galum Protectorate"] });
+    expect(byId.get("south-ras-abu-galum")).toMatchObject({ reason: "closed_to_spearfishing", areas: ["Ras Abu Galum Protectorate", EGYPT] });
+    expect(byId.get("ras-abu-helal")).toMatchObject({ reason: "closed_to_spearfishing", areas: [EGYPT] });
     expect(byId.get("blue-hole-dahab")!.reason).toBe("unsuited_hazard");
     expect(byId.get("the-canyon-dahab")!.reason).toBe("unsuited_hazard");
-    expect(body.picks.map((p) => p.spot.id)).toEqual(["ras-abu-helal"]);
-    expect(body.picks[0]!.caveats.map((c) => c.code)).toContain("verify_fishing_rules");
+    expect(body.picks).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { BEST_DAY_NOISE_MARGIN, compareConditions, evaluateDay, exclusionSentence, nearestWithinNoise, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, evaluateDay, exclusionSentence, rankDays, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
@@ -122,11 +122,11 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     });
     dataTimes.push(day.dataTime);
   }
-  const ranked = results
-    .filter((r): r is DayResult & { top: DayOption } => r.top !== null)
-    .sort((a, b) => compareConditions(a.top.period, b.top.period, q.activity.tieBreak) || a.date.localeCompare(b.date));
-  const winner = nearestWithinNoise(ranked.map((r) => ({ ...r, score: r.top.period.score! })));
-  const second = ranked.find((r) => r.date !== winner?.date) ?? null;
+  // The spec: `best` is the highest score in the window, equal scores go to the nearer day;
+  // uncertainty is carried by confidence (lead time) and by `versus_next`'s words, never by reordering.
+  const ranked = rankDays(results.filter((r): r is DayResult & { top: DayOption } => r.top !== null).map((r) => ({ ...r, score: r.top.period.score! })));
+  const winner = ranked[0] ?? null;
+  const second = ranked[1] ?? null;
 
   const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
   const considered = {
@@ -180,7 +180,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     message =
       `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
       `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
-      (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the nearest good day is named.` : "");
+      (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the days' scores differ only by tide and light.` : "");
   } else if (screened.eligible.length === 0) {
     message = exclusionSentence(q.activity.label, screened.excluded);
   } else if (results.every((r) => r.closed.length === screened.eligible.length)) {
@@ -243,8 +243,9 @@ function versusNext(winner: DayResult & { top: DayOption }, second: (DayResult &
   const lead =
     margin > BEST_DAY_NOISE_MARGIN
       ? `${margin} points ahead of ${other}`
-      : `${margin === 0 ? "Ties with" : margin > 0 ? `${margin} point${margin === 1 ? "" : "s"} ahead of` : `${-margin} point${margin === -1 ? "" : "s"} behind`} ${other}; ` +
-        `within the ${BEST_DAY_NOISE_MARGIN}-point noise margin, so the ${second.date > winner.date ? "nearer" : "better"} day is chosen`;
+      : margin === 0
+        ? `Ties with ${other}, the later day; the nearer day is named`
+        : `${margin} point${margin === 1 ? "" : "s"} ahead of ${other}; within the ${BEST_DAY_NOISE_MARGIN}-point noise margin, so the two are about as good`;
   return `${lead}${diffs.length > 0 ? `: ${diffs.join(", ")}.` : "."}`;
 }
 

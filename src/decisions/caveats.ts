@@ -27,13 +27,23 @@ export interface CaveatContext {
   regulationsReadable: boolean;
   /** The spot's reservations and permits for this activity (catalogue `access`), each with its source. */
   accessRequirements: readonly { rule: string; source: string }[];
+  /**
+   * Whether the spot's typical visibility is calibrated to published figures (src/catalog/levels.ts);
+   * a region ranks with up to a fifth of its spots on a judged level, and a pick there says so.
+   */
+  levelCalibrated: boolean;
 }
 
 export function caveatsFor(c: CaveatContext): Caveat[] {
   const out: Caveat[] = [];
   const add = (code: CaveatCode, message: string) => out.push({ code, message });
-  if (c.visibilitySource === "heuristic") {
-    add("visibility_estimated", "Visibility is estimated from swell, wind, rain and the spot's usual clarity, not observed; it can be off by a wide margin.");
+  if (!c.levelCalibrated) {
+    add(
+      "visibility_estimated",
+      "Visibility is estimated, and this spot's typical visibility is our own judgement: no published figure that fits the spot was found. It can be off by a wide margin.",
+    );
+  } else if (c.visibilitySource === "heuristic") {
+    add("visibility_estimated", "Visibility is estimated: the spot's typical visibility from published figures, moved by swell, wind and rain. It is not observed and can be off by a wide margin.");
   }
   const stale = STALE_MESSAGES[c.freshness];
   if (stale) add("stale_inputs", stale);

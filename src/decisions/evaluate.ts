@@ -77,22 +77,16 @@ export function bestDaylightPeriod(periods: readonly PeriodResult[], date: strin
 }
 
 /**
- * Best day: score points within which two days count as equal. A 3-hour score moves by a few points
- * from forecast noise alone (wind a knot either way, visibility a few feet), and seasonal norms do not
- * tell one day from the next at all, so a farther day has to beat a nearer one by more than this to
- * win: sooner is surer (lead-time confidence falls 5 % a day).
+ * Best day: score points within which two days are about as good as each other. A 3-hour score moves
+ * by a few points from forecast noise alone (wind a knot either way, visibility a few feet), so when
+ * the best day leads the runner-up by this much or less, `why.versus_next` says in plain words that
+ * the two are about as good. It never reorders the days (the spec: `best` is the highest score).
  */
 export const BEST_DAY_NOISE_MARGIN = 5;
 
-/**
- * The best day from days ranked best first: the nearest day whose score is within the noise margin
- * of the top score. Every farther day then beats it by at most the margin, and every nearer day is
- * beaten by more than the margin.
- */
-export function nearestWithinNoise<T extends { date: string; score: number }>(ranked: readonly T[]): T | null {
-  const top = ranked[0];
-  if (!top) return null;
-  return ranked.filter((d) => d.score >= top.score - BEST_DAY_NOISE_MARGIN).reduce((a, b) => (b.date < a.date ? b : a));
+/** Days best first, as the spec ranks them: the higher score, and on equal scores the nearer day. */
+export function rankDays<T extends { date: string; score: number }>(days: readonly T[]): T[] {
+  return [...days].sort((a, b) => b.score - a.score || a.date.localeCompare(b.date));
 }
 
 /** Negative when `a` is the better period: higher score, then the activity's tie-breaks. */
