@@ -84,7 +84,7 @@ export function renderCalibration(regions: readonly RegionCalibration[], records
   const lines: string[] = [
     `**Rule.** A reference counts when it is not a log, fits the spot, gives an upper end and is no wider than ×${MAX_RANGE_RATIO} (a single typical figure stands for ±${Math.round(SINGLE_FIGURE_TOLERANCE * 100)} %). ` +
       "Each month's pooled range is the median of the counting sources' lower ends to the median of their upper ends. " +
-      "A spot is calibrated when its level rests on a published source (not judgement, not a log), counting sources cover all twelve months, and its level lies inside every month's pooled range. " +
+      "A spot is calibrated when its level rests on a published source (not judgement, not a log), counting sources cover every month it is open, and its level lies inside every month's pooled range. " +
       `A region earns \`full\` when at least ${Math.round(FULL_SUPPORT_SHARE * 100)} % of its spots are calibrated and its response inputs have been checked.`,
     "",
     `**Measured on this catalogue.** ${calibrated} of ${spots.length} spots are calibrated; ${model.length} of ${regions.length} regions earn \`full\`. ` +

@@ -264,7 +264,7 @@ describe("where the numbers come from", () => {
     const live = f.periods[0]!;
     const seasonal = f.periods.find((p) => p.date === "2026-11-23")!;
     expect(live).toMatchObject({ seasonal: false, confidence: 0.6, visibilitySource: "heuristic" });
-    expect(live.json.why).toMatch(/Visibility estimated from swell, wind and rain\.$/);
+    expect(live.json.why).toMatch(/Visibility: the spot's typical level, moved by swell, wind and rain against the month's normal\.$/);
     expect(seasonal).toMatchObject({ seasonal: true, confidence: 0.35 });
     expect(seasonal.json.why).toMatch(/^Seasonal norms?, typical for /i);
     expect(seasonal.json.why).toContain("Seasonal norms, not a live forecast.");

@@ -33,7 +33,7 @@ const base: WhyInputs = {
   satelliteObservedAt: null,
 };
 const why = (over: Partial<WhyInputs>) => explainRating({ ...base, ...over });
-const LIVE = "Visibility estimated from swell, wind and rain.";
+const LIVE = "Visibility: the spot's typical level, moved by swell, wind and rain against the month's normal.";
 
 describe("the lead sentence", () => {
   it("calls a day that lost at most 12 points clear, naming its visibility, swell and wind", () => {

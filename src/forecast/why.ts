@@ -86,7 +86,7 @@ export function explainRating(i: WhyInputs): string {
       ? "Seasonal norms, not a live forecast."
       : i.basis === "satellite"
         ? `Visibility leans on satellite ocean colour observed ${i.satelliteObservedAt?.toISOString().slice(0, 10) ?? "recently"} (${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} days before this forecast), weighted by its age.${i.seasonal ? " Other inputs are seasonal norms, not a live forecast." : ""}`
-        : "Visibility estimated from swell, wind and rain.";
+        : "Visibility: the spot's typical level, moved by swell, wind and rain against the month's normal.";
   return `${lead}. ${basis}${i.uncalibrated ? ` ${UNCALIBRATED_NOTE}` : ""}`;
 }
 
