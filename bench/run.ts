@@ -1,6 +1,6 @@
 // npm run bench: every hot path of the service against a bare node:http server returning
 // byte-identical responses, in the same run, as ratios; plus the cold paths measured in-process
-// (share image vs a bare satori+resvg render of the same tree; recommendations for the 20-spot
+// (share image vs a bare satori+resvg render of the same tree; recommendations for the largest full
 // region with empty caches), peak RSS under load and start-to-first-answer. Several rounds,
 // medians reported. Results: bench/results/latest.json and the table in BENCHMARKS.md.
 //   npm run bench [-- --rounds 3 --duration 5 --connections 10] [-- --update-doc]
@@ -75,7 +75,8 @@ if (args.section === "abuse") {
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
-const REGION = "us-hi-oahu";
+// The largest region published `full` (a region published conditions_only would measure a refusal).
+const REGION = "za-wc-cape-peninsula";
 const HIGH = "100000000"; // caps this high keep the limiter code on the path without refusing the load
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -163,8 +164,8 @@ async function firstDecisions(base: string) {
     if (!r.ok) throw new Error(`${path}: ${r.status}`);
     return performance.now() - s;
   };
-  const firstMs = await timed(`/api/v1/best-day?activity=dive&region=us-hi-maui`);
-  const secondMs = await timed(`/api/v1/best-day?activity=freedive&region=us-hi-kona`);
+  const firstMs = await timed(`/api/v1/best-day?activity=dive&region=jp-47-okinawa`);
+  const secondMs = await timed(`/api/v1/best-day?activity=freedive&region=mx-roo-cozumel`);
   const thirdMs = await timed(`/api/v1/recommendations?activity=spearfish&region=us-ca-san-diego&date=${tomorrow}`);
   return { readyMs, firstMs, restMs: (secondMs + thirdMs) / 2 };
 }
@@ -448,7 +449,7 @@ async function coldImage() {
 }
 
 /**
- * Recommendations for the 20-spot region in a new context each time. `warm`: after the start-up
+ * Recommendations for the largest region published `full` in a new context each time. `warm`: after the start-up
  * warm-up (tide tables, one decision per region), as any request after ready finds it; otherwise
  * truly nothing computed, as a request arriving before the warm-up is done would.
  */
