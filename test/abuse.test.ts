@@ -26,41 +26,41 @@ describe("limiter memory and who the caller is", () => {
     const svc = await service({ TRUST_PROXY: "loopback", RATE_LIMIT_FACTS_PER_HOUR: "5", RATE_LIMIT_MAX_CALLERS: "100" });
     // Each body is read: an unread one holds its connection, and 256 held connections from one
     // address are the per-address cap.
-    for (let i = 0; i < 300; i++) expect((await svc.json("/api/v1/coverage", xff(`198.51.${i >> 8}.${i & 255}`))).status).toBe(200);
+    for (let i = 0; i < 300; i++) expect((await svc.json("/api/v1/spots", xff(`198.51.${i >> 8}.${i & 255}`))).status).toBe(200);
     expect(svc.ctx.meter.limits.trackedCallers).toBeLessThanOrEqual(100);
     // The most recent callers are still counted.
-    const recent = await svc.get("/api/v1/coverage", xff("198.51.1.43"));
+    const recent = await svc.get("/api/v1/spots", xff("198.51.1.43"));
     expect(recent.headers.get("ratelimit")).toMatch(/"facts-hour";r=3;/);
   });
 
   it("takes the rightmost address a trusted proxy did not add, so the client-chosen leftmost one buys nothing", async () => {
     for (const trust of ["loopback", "1"]) {
       const svc = await service({ TRUST_PROXY: trust, RATE_LIMIT_FACTS_PER_HOUR: "1" });
-      expect((await svc.get("/api/v1/coverage", xff("198.51.100.1, 203.0.113.9"))).status).toBe(200);
-      const refused = await svc.json("/api/v1/coverage", xff("198.51.100.2, 203.0.113.9"));
+      expect((await svc.get("/api/v1/spots", xff("198.51.100.1, 203.0.113.9"))).status).toBe(200);
+      const refused = await svc.json("/api/v1/spots", xff("198.51.100.2, 203.0.113.9"));
       expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
-      expect((await svc.get("/api/v1/coverage", xff("198.51.100.2, 203.0.113.10"))).status).toBe(200);
+      expect((await svc.get("/api/v1/spots", xff("198.51.100.2, 203.0.113.10"))).status).toBe(200);
     }
   });
 
   it("counts IPv6 callers by their /64", async () => {
     const svc = await service({ TRUST_PROXY: "loopback", RATE_LIMIT_FACTS_PER_HOUR: "1" });
-    expect((await svc.get("/api/v1/coverage", xff("2001:db8:1:2::a"))).status).toBe(200);
-    expect((await svc.get("/api/v1/coverage", xff("2001:db8:1:2:ffff:1:2:3"))).status).toBe(429);
-    expect((await svc.get("/api/v1/coverage", xff("2001:db8:1:3::a"))).status).toBe(200);
+    expect((await svc.get("/api/v1/spots", xff("2001:db8:1:2::a"))).status).toBe(200);
+    expect((await svc.get("/api/v1/spots", xff("2001:db8:1:2:ffff:1:2:3"))).status).toBe(429);
+    expect((await svc.get("/api/v1/spots", xff("2001:db8:1:3::a"))).status).toBe(200);
   });
 
   it("gives an AI fetcher a larger quota on the caller's one counter, not a second counter", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "2", AI_FETCHER_MULTIPLIER: "3" });
     const ai = { headers: { "User-Agent": "Mozilla/5.0 (compatible; Claude-User/1.0)" } };
     // The address uses its ordinary budget first…
-    for (let i = 0; i < 2; i++) expect((await svc.get("/api/v1/coverage")).status).toBe(200);
-    expect((await svc.get("/api/v1/coverage")).status).toBe(429);
+    for (let i = 0; i < 2; i++) expect((await svc.get("/api/v1/spots")).status).toBe(200);
+    expect((await svc.get("/api/v1/spots")).status).toBe(429);
     // …then an AI fetcher's User-Agent gets only the rest of the multiplied quota (6 - 2), not 6 more.
     const aiStatuses = [];
-    for (let i = 0; i < 5; i++) aiStatuses.push((await svc.get("/api/v1/coverage", ai)).status);
+    for (let i = 0; i < 5; i++) aiStatuses.push((await svc.get("/api/v1/spots", ai)).status);
     expect(aiStatuses).toEqual([200, 200, 200, 200, 429]);
-    expect((await svc.get("/api/v1/coverage", ai)).headers.get("ratelimit-policy")).toContain('"facts-hour";q=6;');
+    expect((await svc.get("/api/v1/spots", ai)).headers.get("ratelimit-policy")).toContain('"facts-hour";q=6;');
   });
 
   it("keeps the distinct-spot caps of AI fetchers under half the catalogue", async () => {

@@ -154,8 +154,8 @@ describe("admission", () => {
       RATE_LIMIT_RENDERS_PER_HOUR: "1",
     });
     const c = caller(m);
-    await m.admit("coverage", {}, c);
-    const facts = await refusal(m.admit("coverage", {}, c));
+    await m.admit("spots", {}, c);
+    const facts = await refusal(m.admit("spots", {}, c));
     expect(facts).toMatchObject({ code: "rate_limited", extra: { policy: "facts-hour" } });
     expectWait(facts, 3600, (s) => `Too many requests for facts per hour. Retry in ${s} s.`);
     await m.admit("recommendations", { activity: "snorkel", region: "us-hi-oahu" }, c);
@@ -169,8 +169,8 @@ describe("admission", () => {
     expect(render.headers).toEqual({ "RateLimit-Policy": '"renders-hour";q=1;w=3600', RateLimit: `"renders-hour";r=0;t=${render.retryAfterS}` });
 
     const { meter: daily } = meter({ RATE_LIMIT_FACTS_PER_DAY: "1" });
-    await daily.admit("coverage", {}, caller(daily));
-    expectWait(await refusal(daily.admit("coverage", {}, caller(daily))), 86_400, (s) => `Too many requests for facts per day. Retry in ${s} s.`);
+    await daily.admit("spots", {}, caller(daily));
+    expectWait(await refusal(daily.admit("spots", {}, caller(daily))), 86_400, (s) => `Too many requests for facts per day. Retry in ${s} s.`);
   });
 
   it("words the distinct-spot refusals by their window", async () => {

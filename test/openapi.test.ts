@@ -53,9 +53,9 @@ describe("OpenAPI document", () => {
     const statuses = (p: string) => Object.keys(doc.paths[p]!.get.responses).sort();
     expect(statuses("/api/v1/conditions")).toEqual(["200", "304", "400", "404", "422", "429", "503"]);
     expect(statuses("/api/v1/spots")).toEqual(["200", "304", "400", "429"]);
-    // The spec lists no error for coverage: no filter is refused (a repeated `region` lists each);
-    // only the facts caps of spec section 8 apply.
-    expect(statuses("/api/v1/coverage")).toEqual(["200", "304", "429"]);
+    // The spec lists no error for coverage: no filter is refused (a repeated `region` lists each),
+    // and the listing counts toward no cap.
+    expect(statuses("/api/v1/coverage")).toEqual(["200", "304"]);
     for (const p of ["/api/v1/recommendations", "/api/v1/best-day"]) expect(statuses(p)).toEqual(["200", "304", "400", "401", "402", "404", "422", "429", "503"]);
     const params = (p: string) => doc.paths[p]!.get.parameters.map((x) => `${x.name}${x.required ? "*" : ""}`);
     expect(params("/api/v1/conditions")).toEqual(["spot", "lat", "lon", "from", "to"]);
@@ -189,17 +189,22 @@ describe("OpenAPI document: every route, not just the REST API", () => {
   it("matches what the service sends: RateLimit headers on a capped operation, X-Request-Id on every answer", async () => {
     const capped = await startService({ env: { RATE_LIMIT_FACTS_PER_HOUR: "2" } });
     try {
-      const first = await capped.get("/api/v1/coverage");
+      const first = await capped.get("/api/v1/spots");
       expect(first.headers.get("ratelimit-policy")).toMatch(/^"facts-hour";q=\d+;w=3600/);
       expect(first.headers.get("ratelimit")).toMatch(/^"facts-hour";r=\d+;t=\d+/);
       expect(first.headers.get("x-request-id")).toBeTruthy();
-      for (const h of headersOf(op("/api/v1/coverage"), "200")) expect(first.headers.has(h.toLowerCase()), h).toBe(true);
-      await capped.get("/api/v1/coverage");
-      const refused = await capped.get("/api/v1/coverage");
+      for (const h of headersOf(op("/api/v1/spots"), "200")) expect(first.headers.has(h.toLowerCase()), h).toBe(true);
+      await capped.get("/api/v1/spots");
+      const refused = await capped.get("/api/v1/spots");
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      const documentedHeaders = headersOf(op("/api/v1/coverage"), "429").map((h) => h.toLowerCase());
+      const documentedHeaders = headersOf(op("/api/v1/spots"), "429").map((h) => h.toLowerCase());
       for (const h of documentedHeaders) expect(refused.headers.has(h), h).toBe(true);
+      // The coverage listing is never capped, and says nothing of a budget.
+      const coverage = await capped.get("/api/v1/coverage");
+      expect(coverage.status).toBe(200);
+      expect(coverage.headers.get("ratelimit")).toBeNull();
+      for (const h of headersOf(op("/api/v1/coverage"), "200")) expect(coverage.headers.has(h.toLowerCase()), h).toBe(true);
     } finally {
       await capped.close();
     }

@@ -11,10 +11,10 @@ import { servicesPerTest } from "./helpers/service.js";
 const service = servicesPerTest();
 
 describe("facts caps", () => {
-  it("counts conditions, spots and coverage together and answers 429 rate_limited with Retry-After and RateLimit headers", async () => {
+  it("counts conditions and spots together and answers 429 rate_limited with Retry-After and RateLimit headers", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "4", RATE_LIMIT_FACTS_PER_DAY: "100" });
     const seen: string[] = [];
-    for (const path of ["/api/v1/conditions?spot=hanauma-bay", "/api/v1/spots", "/api/v1/coverage", "/api/v1/conditions?spot=hanauma-bay"]) {
+    for (const path of ["/api/v1/conditions?spot=hanauma-bay", "/api/v1/spots", "/api/v1/spots", "/api/v1/conditions?spot=hanauma-bay"]) {
       const res = await svc.get(path);
       expect(res.status).toBe(200);
       expect(res.headers.get("ratelimit-policy")).toBe('"facts-hour";q=4;w=3600, "facts-day";q=100;w=86400');
@@ -30,14 +30,18 @@ describe("facts caps", () => {
     expect(refused.res.headers.get("ratelimit")).toMatch(/"facts-hour";r=0;t=\d+/);
     // Decisions are throttled separately.
     expect((await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu")).status).toBe(200);
+    // The coverage listing counts toward no cap: it still answers, with no RateLimit headers.
+    const coverage = await svc.get("/api/v1/coverage");
+    expect(coverage.status).toBe(200);
+    expect(coverage.headers.get("ratelimit-policy")).toBeNull();
   });
 
   it("sets Retry-After to the time left until the window resets, as the RateLimit header's t= says, not the whole window", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1", RATE_LIMIT_FACTS_PER_DAY: "100" });
-    expect((await svc.get("/api/v1/coverage")).status).toBe(200);
+    expect((await svc.get("/api/v1/spots")).status).toBe(200);
     // The counters run on real time: let a few seconds of the hour's window pass.
     await new Promise((r) => setTimeout(r, 2500));
-    const refused = await svc.json("/api/v1/coverage");
+    const refused = await svc.json("/api/v1/spots");
     expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
     const retry = Number(refused.res.headers.get("retry-after"));
     const reset = Number(/"facts-hour";r=0;t=(\d+)/.exec(refused.res.headers.get("ratelimit") ?? "")?.[1]);
@@ -49,11 +53,13 @@ describe("facts caps", () => {
 
   it("gives the same code to MCP tool calls, which share the caller's budget", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "2" });
-    await svc.get("/api/v1/coverage");
+    await svc.get("/api/v1/spots");
     const c = await connectClient(svc.base, "2026-07-28");
     try {
-      const ok = await c.client.callTool({ name: "list_coverage", arguments: {} });
+      const ok = await c.client.callTool({ name: "get_conditions", arguments: { spot: "hanauma-bay" } });
       expect(ok.isError ?? false).toBe(false);
+      // list_coverage counts toward no cap, before or after the budget is spent.
+      for (let i = 0; i < 3; i++) expect((await c.client.callTool({ name: "list_coverage", arguments: {} })).isError ?? false).toBe(false);
       const refused = await c.client.callTool({ name: "get_conditions", arguments: { spot: "hanauma-bay" } });
       expect(refused.isError).toBe(true);
       const err = ToolErrorSchema.parse(refused.structuredContent).error;
@@ -67,10 +73,10 @@ describe("facts caps", () => {
   it("gives user-triggered AI fetchers a multiplied cap", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "2", AI_FETCHER_MULTIPLIER: "3" });
     const ua = { "User-Agent": "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Claude-User/1.0" };
-    for (let i = 0; i < 6; i++) expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(200);
-    expect((await svc.get("/api/v1/coverage", { headers: ua })).status).toBe(429);
+    for (let i = 0; i < 6; i++) expect((await svc.get("/api/v1/spots", { headers: ua })).status).toBe(200);
+    expect((await svc.get("/api/v1/spots", { headers: ua })).status).toBe(429);
     // A browser from the same address shares the one counter, with the ordinary quota: already spent.
-    const browser = await svc.get("/api/v1/coverage");
+    const browser = await svc.get("/api/v1/spots");
     expect(browser.status).toBe(429);
     expect(browser.headers.get("ratelimit-policy")).toContain('"facts-hour";q=2;');
   });
@@ -130,12 +136,12 @@ describe("decision bursts", () => {
 describe("who the caller is", () => {
   it("ignores X-Forwarded-For unless TRUST_PROXY is set", async () => {
     const direct = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1" });
-    expect((await direct.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
-    expect((await direct.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(429);
+    expect((await direct.get("/api/v1/spots", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
+    expect((await direct.get("/api/v1/spots", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(429);
     const proxied = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1", TRUST_PROXY: "loopback" });
-    expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
-    expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(200);
-    expect((await proxied.get("/api/v1/coverage", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(429);
+    expect((await proxied.get("/api/v1/spots", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(200);
+    expect((await proxied.get("/api/v1/spots", { headers: { "X-Forwarded-For": "203.0.113.2" } })).status).toBe(200);
+    expect((await proxied.get("/api/v1/spots", { headers: { "X-Forwarded-For": "203.0.113.1" } })).status).toBe(429);
   });
 });
 

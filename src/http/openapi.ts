@@ -32,9 +32,9 @@ type Json = Record<string, unknown>;
 export const OPERATION_STATUSES = {
   conditions: [400, 404, 422, 429, 503],
   spots: [400, 429],
-  // The spec lists no error for coverage, and no filter value is refused (a repeated `region` lists
-  // each region). Only the facts caps of spec section 8 rule 2 apply, as to every facts operation.
-  coverage: [429],
+  // The spec lists no error for coverage: no filter value is refused (a repeated `region` lists each
+  // region), and the listing counts toward no cap (src/metering/meter.ts).
+  coverage: [],
   recommendations: [400, 401, 402, 404, 422, 429, 503],
   "best-day": [400, 401, 402, 404, 422, 429, 503],
 } as const;

@@ -20,7 +20,9 @@ export type Operation = (typeof OPERATIONS)[number];
 const POLICIES: Record<Operation, readonly PolicyName[]> = {
   conditions: ["facts-hour", "facts-day"],
   spots: ["facts-hour", "facts-day"],
-  coverage: ["facts-hour", "facts-day"],
+  // The coverage listing is how a caller learns what exists (and what its other calls may ask): it
+  // counts toward no cap, and the spec lists no error for it.
+  coverage: [],
   recommendations: ["decisions-burst"],
   "best-day": ["decisions-burst"],
 };
