@@ -50,11 +50,13 @@ describe("weekday closures", () => {
 
   it("answers a Tuesday question about Hanauma Bay alone with the closure, not a forecast pick", async () => {
     const body = await rec(`activity=snorkel&spot=hanauma-bay&date=${TUESDAY}`);
+    // The spec's `ok` means picks exist: with none, no_data, and the message names the rule.
+    expect(body.status).toBe("no_data");
     expect(body.picks).toEqual([]);
     expect(body.considered.excluded).toEqual([
       { spot: { id: "hanauma-bay", name: "Hanauma Bay" }, reason: "closed_on_date", note: expect.stringMatching(/Mondays and Tuesdays/), areas: null },
     ]);
-    expect(body.message).toMatch(/^Closed on 2026-11-24: Hanauma Bay: .*Mondays and Tuesdays/);
+    expect(body.message).toMatch(/^Hanauma Bay is excluded for snorkeling on 2026-11-24: .*closed all day on Mondays and Tuesdays\. A closure on the day may not hold on another date\.$/);
   });
 
   it("never picks a closed day as Hanauma Bay's best day, and marks the closed days", async () => {

@@ -157,9 +157,9 @@ describe("spearfishing", () => {
     expect(cv.message).toMatch(/West Hawaiʻi Regional Fishery Management Area|Puakō/);
   });
 
-  it("answers with no picks and says so when every spot is closed", async () => {
+  it("answers no_data, not ok, and names the rule when every spot is closed", async () => {
     const { body } = await rec("activity=spearfish&region=mx-roo-cozumel");
-    expect(body.status).toBe("ok");
+    expect(body.status).toBe("no_data");
     expect(body.picks).toEqual([]);
     expect(body.considered.excluded).toHaveLength(13);
     expect(body.considered.excluded.every((e) => e.reason === "closed_to_spearfishing" && e.areas!.includes("Parque Nacional Arrecifes de Cozumel"))).toBe(true);

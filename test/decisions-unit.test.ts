@@ -101,7 +101,14 @@ describe("spots excluded for an activity", () => {
   it("says in one sentence why every spot was excluded, spots closed by the same rule together", () => {
     const ex = (name: string, note: string) => ({ spot: { id: name, name }, reason: "closed_to_spearfishing" as const, note, areas: null });
     expect(exclusionSentence("Spearfishing", [ex("Alpha", "Inside X, closed: rule one."), ex("Beta", "Inside Y: rule two. Really."), ex("Gamma", "Inside X, closed: rule one.")])).toBe(
-      "Every spot here is excluded for spearfishing. Alpha, Gamma: Inside X, closed: rule one. Beta: Inside Y: rule two. Really.",
+      "Every spot here is excluded for spearfishing. Alpha, Gamma: Inside X, closed: rule one. Beta: Inside Y: rule two. Really. Another date will not change this.",
+    );
+  });
+
+  it("names one spot alone, the date asked about, and says a closure on the day may not hold on another", () => {
+    const closed = { spot: { id: "hanauma-bay", name: "Hanauma Bay" }, reason: "closed_on_date" as const, note: "Closed on Mondays and Tuesdays.", areas: null };
+    expect(exclusionSentence("Snorkeling", [closed], "2026-11-24")).toBe(
+      "Hanauma Bay is excluded for snorkeling on 2026-11-24: Closed on Mondays and Tuesdays. A closure on the day may not hold on another date.",
     );
   });
 });
@@ -155,6 +162,14 @@ describe("caveats", () => {
     const source = "https://stinapabonaire.org/bonaire-national/rules-and-regulations/";
     expect(caveatsFor({ ...base, accessRequirements: [{ rule, source }] })).toEqual([
       { code: "regulated_area", message: `${rule} Check the current rules before you go: ${source}` },
+    ]);
+  });
+  it("gives one regulated_area caveat with every rule that applies, each once", () => {
+    const permit = { rule: "Divers need the park permit.", source: "https://park.example/rules" };
+    const area = { name: "Area A", rule: "Rule A" };
+    const caveats = caveatsFor({ ...base, activity: activity("spearfish"), accessRequirements: [permit, permit], regulatedAreas: [area, area] });
+    expect(caveats.filter((c) => c.code === "regulated_area")).toEqual([
+      { code: "regulated_area", message: `${permit.rule} Inside Area A: Rule A. Check the current rules before you go: ${permit.source}` },
     ]);
   });
   it("gives every caveat a message to relay that names the specifics", () => {

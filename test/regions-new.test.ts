@@ -114,7 +114,9 @@ describe("coverage publishes the new regions", () => {
 describe("spearfishing and unsuited activities in the new regions", () => {
   it("excludes every Sharm spot from spearfishing: the parks ban it, and Egypt has suspended recreational fishing on its Red Sea coasts", async () => {
     const { body } = await rec("activity=spearfish&region=eg-js-sharm-el-sheikh&limit=5");
-    expect(body.status).toBe("ok");
+    // No picks, so not `ok`: no_data, with the message naming the rules.
+    expect(body.status).toBe("no_data");
+    expect(body.message).toContain("Ras Mohammed National Park");
     const egypt = "Egyptian Red Sea coasts (recreational fishing suspended; spearfishing not shown to be allowed)";
     const byId = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
     const closed = [...byId.values()].filter((e) => e.reason === "closed_to_spearfishing").map((e) => e.spot.id);

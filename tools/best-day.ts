@@ -15,6 +15,7 @@ import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDest
 import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
 import { SEASONAL_NORM_LABEL, seasonOf } from "../src/forecast/norms.js";
+import { daylightEnd } from "../src/forecast/periods.js";
 import { mdEscape } from "../src/format.js";
 import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -61,6 +62,8 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const tz = decisionZone(dest);
   const today = localDate(ctx.clock.now(), tz);
   const lastDay = addDays(today, HORIZON_DAYS - 1);
+  // Today has daylight left until its last daylight window ends (recommend_spot rolls forward then).
+  const daylightLeftOn = (date: string) => date !== today || ctx.clock.now().getTime() < daylightEnd(today, tz).getTime();
 
   if (fromIn !== undefined && toIn !== undefined && toIn < fromIn) {
     throw new ServiceError("invalid_range", `\`to\` (${toIn}) is before \`from\` (${fromIn}).`);
@@ -150,8 +153,9 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     const label = dateLabel(r.date, today);
     if (!r.top) {
       const allClosed = screened.eligible.length > 0 && r.closed.length === screened.eligible.length;
-      const why =
-        screened.eligible.length === 0
+      const why = !daylightLeftOn(r.date)
+        ? "No daylight window left today."
+        : screened.eligible.length === 0
           ? "No spot here suits this activity."
           : allClosed
             ? `Closed: ${[...new Set(r.closed.map((x) => x.note))].join(" ")}`
@@ -173,6 +177,8 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     };
   });
 
+  // As in recommend_spot: `ok` only with a best day; otherwise `no_data`, with no daylight left in
+  // the window said first, then every candidate excluded or closed on every day, each with its rule.
   let status: BestDayJson["status"] = "ok";
   let message: string;
   if (best) {
@@ -181,13 +187,17 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
       `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
       (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the days' scores differ only by tide and light.` : "");
-  } else if (screened.eligible.length === 0) {
-    message = exclusionSentence(q.activity.label, screened.excluded);
-  } else if (results.every((r) => r.closed.length === screened.eligible.length)) {
-    message = `Closed on every day between ${from} and ${to}: ${[...new Set(results.flatMap((r) => r.closed.map((x) => `${x.spot.name}: ${x.note}`)))].join(" ")}`;
   } else {
     status = "no_data";
-    message = `No scored daylight window between ${from} and ${to} in ${dest.region.name}.`;
+    if (!dates.some(daylightLeftOn)) {
+      message = `No daylight window is left between ${from} and ${to} in ${dest.region.name}. Try a later window.`;
+    } else if (screened.eligible.length === 0) {
+      message = exclusionSentence(q.activity.label, screened.excluded);
+    } else if (results.every((r) => r.closed.length === screened.eligible.length)) {
+      message = `Closed on every day between ${from} and ${to}: ${[...new Set(results.flatMap((r) => r.closed.map((x) => `${x.spot.name}: ${x.note}`)))].join(" ")}`;
+    } else {
+      message = `No scored daylight window between ${from} and ${to} in ${dest.region.name}.`;
+    }
   }
   const strip = days.map((d) => `| ${d.date_label} | ${d.rating ?? "–"} | ${d.score ?? "–"} | ${d.spot ? mdEscape(d.spot.name) : "–"} | ${d.best_window ? `${d.best_window.start_local}–${d.best_window.end_local}` : "–"} |`);
   const markdown = picksMarkdown(`Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name}`, best ? [best] : [], ctx.links.base, message).replace(

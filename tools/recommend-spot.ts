@@ -13,7 +13,7 @@ import { evaluateDay, exclusionSentence, screenCandidates } from "../src/decisio
 import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
 import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
-import { isDaylightSlot, periodSlots } from "../src/forecast/periods.js";
+import { daylightEnd } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../src/schemas/decisions.js";
@@ -54,8 +54,8 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const today = localDate(now, tz);
   if (dateIn !== undefined) assertWithinHorizon(dateIn, today);
   // Default date: today, or tomorrow once today's daylight windows are over. Explicit dates never move.
-  const daylightEnd = periodSlots(today, 1, tz).filter((s) => isDaylightSlot(s.startHour)).at(-1)!.end;
-  const rolled = dateIn === undefined && now.getTime() >= daylightEnd.getTime();
+  const todayDaylightEnd = daylightEnd(today, tz);
+  const rolled = dateIn === undefined && now.getTime() >= todayDaylightEnd.getTime();
   const date = dateIn ?? (rolled ? addDays(today, 1) : today);
 
   const base = {
@@ -91,21 +91,25 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   );
 
   const notes: string[] = [];
-  if (rolled) notes.push(`Today's daylight windows have passed, so these picks are for tomorrow (${date}).`);
+  if (rolled) notes.push(`Today's daylight windows have passed, so ${picks.length > 0 ? "these picks are" : "this answer is"} for tomorrow (${date}).`);
   if (dest.kind === "point" && dest.nearest) {
     notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${roundKm(dest.nearest.distanceKm)} km from your point).`);
   }
+  // The spec's `ok` means picks exist. With none, the answer is `no_data` (the one status the spec
+  // lists for a covered region without picks), and the message says why: no daylight left on the
+  // date comes first, as no spot can be picked then whatever the rules; else every candidate excluded
+  // or closed on the date, each with its rule; else no scored daylight period in the data.
   let status: RecommendationJson["status"] = "ok";
+  const daylightLeft = date !== today || now.getTime() < todayDaylightEnd.getTime();
   if (picks.length > 0) {
     notes.unshift(`${picks.length === 1 ? "Best pick" : `Top ${picks.length} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
-  } else if (screened.eligible.length === 0) {
-    notes.unshift(exclusionSentence(q.activity.label, screened.excluded));
-  } else if (day.considered.excluded.length === dest.candidates.length) {
-    const closed = day.considered.excluded.filter((x) => x.reason === "closed_on_date");
-    notes.unshift(`Closed on ${date}: ${closed.map((x) => `${x.spot.name}: ${x.note}`).join(" ")}`);
   } else {
     status = "no_data";
-    notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${dateIn === today || date === today ? "tomorrow" : "another date"}.`);
+    if (daylightLeft && day.considered.excluded.length === dest.candidates.length) {
+      notes.unshift(exclusionSentence(q.activity.label, day.considered.excluded, date));
+    } else {
+      notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${date === today ? "tomorrow" : "another date"}.`);
+    }
   }
   const message = notes.join(" ");
   return {

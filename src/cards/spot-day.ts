@@ -88,14 +88,10 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
   const model = ranked ? activity : NATIVE;
   let notice: SpotDayNotice | null = null;
   let regulatedAreas: AreaRule[] = [];
+  // An exclusion for the activity (closed to it, unsuited) or a closure on the date shows whatever the
+  // region's decision support: it holds on every forecast, so it comes before conditions_only.
   if (activity !== null && !ranked) {
     notice = { code: "activity_not_modeled", title: `${activity.label} is not ranked`, text: activity.note };
-  } else if (activity !== null && spot.region.decision_support === "conditions_only") {
-    notice = {
-      code: "conditions_only",
-      title: `Not ranked for ${activity.label.toLowerCase()}`,
-      text: `${spot.region.name} has conditions but no calibrated visibility model yet, so spots there are not ranked.`,
-    };
   } else if (activity !== null) {
     const screened = screenCandidates([{ spot, distanceKm: null }], activity, ctx.regulations);
     const excluded = screened.excluded[0];
@@ -110,8 +106,15 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
     regulatedAreas = screened.eligible[0]?.regulatedAreas ?? [];
   }
   const closure = closureOn(spot.access, date);
-  if (closure && (notice === null || notice.code === "conditions_only")) {
+  if (closure && notice === null) {
     notice = { code: "closed_on_date", title: "Closed on this date", text: closure.rule };
+  }
+  if (notice === null && activity !== null && spot.region.decision_support === "conditions_only") {
+    notice = {
+      code: "conditions_only",
+      title: `Not ranked for ${activity.label.toLowerCase()}`,
+      text: `${spot.region.name} has conditions but no calibrated visibility model yet, so spots there are not ranked.`,
+    };
   }
 
   const period = bestDaylightPeriod(timed.forecast.periods, date, model);

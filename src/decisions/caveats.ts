@@ -60,16 +60,27 @@ export function caveatsFor(c: CaveatContext): Caveat[] {
   if (c.activity.model === "proxy") {
     add("proxy_activity_model", `The score is the shared snorkel-calibrated score, not one made for ${c.activity.label.toLowerCase()}. ${c.activity.notScored}.`);
   }
-  // Venue entry rules ride on regulated_area: the spot lies in an area with its own rules of entry.
-  for (const r of c.accessRequirements) add("regulated_area", `${r.rule} Check the current rules before you go: ${r.source}`);
+  const regulated = regulatedAreaMessage(c);
+  if (regulated !== null) add("regulated_area", regulated);
   if (c.activity.id === "spearfish") {
     if (!c.regulationsReadable) {
       add("regulations_not_checked", "Marine protected area data could not be read, so no spot was excluded for closures. Check local closures before fishing.");
-    } else if (c.regulatedAreas.length > 0) {
-      // Quote the rule our data records, so the reason reaches a text-only reader.
-      add("regulated_area", `${c.regulatedAreas.map((a) => `Inside ${a.name}: ${a.rule}.`).join(" ")} Read the current rules before you go.`);
     }
     add("verify_fishing_rules", "Seasons, bag and size limits and gear rules are not modelled. Check current fishing regulations before you go.");
   }
   return out;
+}
+
+/**
+ * The one regulated_area message of a pick, or null when no rule applies: the venue's entry rules
+ * (reservations, permits) and, for spearfishing, the rules of the rules-only areas the spot lies in,
+ * each quoted once however many times it is recorded, then where to check them.
+ */
+function regulatedAreaMessage(c: CaveatContext): string | null {
+  const rules = new Set(c.accessRequirements.map((r) => r.rule));
+  // Quote the rule our area data records, so the reason reaches a text-only reader.
+  if (c.activity.id === "spearfish" && c.regulationsReadable) for (const a of c.regulatedAreas) rules.add(`Inside ${a.name}: ${a.rule}.`);
+  if (rules.size === 0) return null;
+  const sources = [...new Set(c.accessRequirements.map((r) => r.source))];
+  return `${[...rules].join(" ")} Check the current rules before you go${sources.length > 0 ? `: ${sources.join(" and ")}` : "."}`;
 }

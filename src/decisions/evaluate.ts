@@ -139,12 +139,17 @@ export async function evaluateDay(screenedForActivity: ScreenedCandidates, date:
 
 /**
  * Why every spot was excluded, in words a text-only host can relay: each spot with its reason's note
- * (which names the closing areas and quotes their rules).
+ * (which names the closing areas and quotes their rules), on `date` when the answer is about one day,
+ * and whether another date can change it (only a closure on the day does).
  */
-export function exclusionSentence(activityLabel: string, excluded: ScreenedCandidates["excluded"]): string {
+export function exclusionSentence(activityLabel: string, excluded: ScreenedCandidates["excluded"], date: string | null = null): string {
+  const doing = `excluded for ${activityLabel.toLowerCase()}${date === null ? "" : ` on ${date}`}`;
+  const closedOnDay = excluded.some((e) => e.reason === "closed_on_date");
+  const outlook = closedOnDay ? "A closure on the day may not hold on another date." : "Another date will not change this.";
+  if (excluded.length === 1) return `${excluded[0]!.spot.name} is ${doing}: ${excluded[0]!.note.replace(/\.$/, "")}. ${outlook}`;
   // Spots closed by the same area share one sentence.
   const byNote = new Map<string, string[]>();
   for (const e of excluded) byNote.set(e.note, [...(byNote.get(e.note) ?? []), e.spot.name]);
   const lines = [...byNote].map(([note, names]) => `${names.join(", ")}: ${note.replace(/\.$/, "")}`);
-  return `Every spot here is excluded for ${activityLabel.toLowerCase()}. ${lines.join(". ")}.`;
+  return `Every spot here is ${doing}. ${lines.join(". ")}. ${outlook}`;
 }

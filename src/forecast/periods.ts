@@ -38,3 +38,8 @@ export function periodSlots(firstDate: string, days: number, timeZone: string): 
 export function isDaylightSlot(startHour: number): boolean {
   return startHour >= DAYLIGHT_FIRST_START_HOUR && startHour <= DAYLIGHT_LAST_START_HOUR;
 }
+
+/** When the last daylight period of a spot-local date ends: after it, the date has no daylight left to rank. */
+export function daylightEnd(date: string, timeZone: string): Date {
+  return periodSlots(date, 1, timeZone).filter((s) => isDaylightSlot(s.startHour)).at(-1)!.end;
+}
