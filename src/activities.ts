@@ -15,10 +15,27 @@ export interface Activity {
   tieBreak: readonly TieBreak[];
   /** For proxy models: what the shared score leaves out, said on every pick. */
   notScored: string | null;
+  /**
+   * Done on one breath (freediving, spearfishing): spots deeper than a recreational breath-hold
+   * dive reaches are excluded (src/decisions/suitability.ts).
+   */
+  breathHold: boolean;
 }
 
 /** calmer_surface: less swell, then less wind; clearer_water: more visibility; calm_wind: less wind. */
 export type TieBreak = "calmer_surface" | "clearer_water" | "calm_wind";
+
+/**
+ * Deepest typical depth, metres, at which a spot is judged for a breath-hold activity: what an
+ * experienced recreational freediver or spearfisher reaches on a dive of about a minute. Dives "of
+ * approximately 1 minute and 15 or 20 meters" are the usual ones for the average experienced
+ * spearfisher (Wikipedia, Spearfishing: https://en.wikipedia.org/w/index.php?oldid=71155094&title=Spearfishing);
+ * PADI's freediving standards stop the entry Freediver course at 16 m and ask an Advanced Freediver
+ * for a 20 m constant-weight dive, within a 24 m course limit
+ * (https://crystalfreediving.com/2018/05/18/padi-freediving-key-standards/). A spot whose typical
+ * depth is deeper is a scuba site for these activities (src/decisions/suitability.ts).
+ */
+export const BREATH_HOLD_DEPTH_M = 20;
 
 export const ACTIVITIES: readonly Activity[] = [
   {
@@ -29,6 +46,7 @@ export const ACTIVITIES: readonly Activity[] = [
     activityFit: 1.0,
     tieBreak: ["calmer_surface"],
     notScored: null,
+    breathHold: false,
   },
   {
     id: "dive",
@@ -38,24 +56,27 @@ export const ACTIVITIES: readonly Activity[] = [
     activityFit: 0.85,
     tieBreak: ["clearer_water", "calmer_surface"],
     notScored: "Conditions at depth (current, thermocline) are not scored",
+    breathHold: false,
   },
   {
     id: "freedive",
     label: "Freediving",
     model: "proxy",
-    note: "Shared score; ties break on visibility, then calm wind. Depth, current and thermocline are not scored.",
+    note: `Shared score; ties break on visibility, then calm wind. Spots typically deeper than ${BREATH_HOLD_DEPTH_M} m, beyond a recreational breath-hold dive, are excluded; depth, current and thermocline are not scored.`,
     activityFit: 0.85,
     tieBreak: ["clearer_water", "calm_wind"],
     notScored: "Depth, current and thermocline are not scored",
+    breathHold: true,
   },
   {
     id: "spearfish",
     label: "Spearfishing",
     model: "proxy",
-    note: "Shared score and visibility. Spots inside marine areas closed to spearfishing are excluded; seasons and bag limits are not modelled.",
+    note: `Shared score and visibility. Spots inside marine areas closed to spearfishing, and spots typically deeper than ${BREATH_HOLD_DEPTH_M} m (beyond a recreational breath-hold dive), are excluded; seasons and bag limits are not modelled.`,
     activityFit: 0.85,
     tieBreak: ["clearer_water", "calmer_surface"],
     notScored: "Fish activity, seasons, bag limits, current and thermocline are not scored",
+    breathHold: true,
   },
   {
     id: "surf",
@@ -65,6 +86,7 @@ export const ACTIVITIES: readonly Activity[] = [
     activityFit: 0,
     tieBreak: [],
     notScored: null,
+    breathHold: false,
   },
 ];
 

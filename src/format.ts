@@ -2,6 +2,7 @@
 // in parentheses. One place, so the card, the Markdown and the share image say the same thing.
 import { windWord } from "./forecast/wind-words.js";
 import { compass8 } from "./geo.js";
+import { M_PER_FT } from "./forecast/visibility.js";
 
 export function formatVisibility(ft: number | null, m: number | null): string | null {
   if (ft === null) return null;
@@ -41,4 +42,9 @@ export function splitMetric(s: string): { value: string; sub: string | null } {
 /** Escapes the characters Markdown would treat as formatting in user-visible names and text. */
 export function mdEscape(s: string): string {
   return s.replace(/([\\`*_[\]|<>#])/g, "\\$1");
+}
+
+/** "85 ft (26 m)": a depth the catalogue gives in metres, feet first like every other length. */
+export function formatDepth(m: number): string {
+  return `${Math.round(m / M_PER_FT)} ft (${m} m)`;
 }

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BREATH_HOLD_DEPTH_M } from "../src/activities.js";
 import { TIERS } from "../src/forecast/tiers.js";
 import { MAX_PICKS } from "../src/limits.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
@@ -188,6 +189,55 @@ describe("spearfishing", () => {
     } finally {
       await degraded.close();
     }
+  });
+});
+
+describe("depth for breath-hold activities", () => {
+  it("never picks Oʻahu's deep tour wrecks for spearfishing, names their depth, and still picks the shallow reefs", async () => {
+    const { body } = await rec("activity=spearfish&region=us-hi-oahu&limit=5");
+    const picked = body.picks.map((p) => p.spot.id);
+    expect(picked).not.toContain("yo-257-san-pedro");
+    expect(picked).not.toContain("sea-tiger-wreck");
+    const excluded = new Map(body.considered.excluded.map((e) => [e.spot.id, e]));
+    expect(excluded.get("sea-tiger-wreck")).toMatchObject({
+      reason: "unsuited_depth",
+      note: "Typical depth 98 ft (30 m): beyond the 66 ft (20 m) recreational breath-hold range.",
+      areas: null,
+    });
+    // A submarine and dive-tour site: the catalogue's reason, and the depth said all the same.
+    expect(excluded.get("yo-257-san-pedro")!.reason).toBe("unsuited_use");
+    expect(excluded.get("yo-257-san-pedro")!.note).toMatch(/Atlantis Submarines.*Typical depth 85 ft \(26 m\): beyond the 66 ft \(20 m\) recreational breath-hold range\.$/);
+    expect(excluded.get("mahi-wreck")).toMatchObject({ reason: "unsuited_depth", note: expect.stringMatching(/^Typical depth 79 ft \(24 m\)/) });
+    // China Walls, a 9 m reef ledge, is still a pick.
+    expect(picked).toContain("china-walls");
+  });
+
+  it("leaves the deep wrecks to scuba: diving still ranks the Sea Tiger", async () => {
+    const { body } = await rec("activity=dive&region=us-hi-oahu&limit=5");
+    expect(body.considered.excluded.map((e) => e.spot.id)).not.toContain("sea-tiger-wreck");
+    const freedive = await rec("activity=freedive&region=us-hi-oahu&limit=5");
+    expect(freedive.body.considered.excluded.find((e) => e.spot.id === "sea-tiger-wreck")).toMatchObject({ reason: "unsuited_depth" });
+  });
+
+  it(`in every region, picks no spot deeper than ${BREATH_HOLD_DEPTH_M} m for freediving or spearfishing and lists each such spot with its depth`, async () => {
+    let deep = 0;
+    for (const region of svc.ctx.catalog.regions.filter((r) => r.decision_support === "full")) {
+      for (const activity of ["freedive", "spearfish"]) {
+        const { body } = await rec(`activity=${activity}&region=${region.id}&limit=5`);
+        for (const spot of region.spots.filter((s) => s.typical_depth_m > BREATH_HOLD_DEPTH_M)) {
+          expect(body.picks.map((p) => p.spot.id), `${spot.id} ${activity}`).not.toContain(spot.id);
+          const e = body.considered.excluded.find((x) => x.spot.id === spot.id);
+          expect(e, `${spot.id} ${activity}`).toBeDefined();
+          // A closure says more than the depth; any other exclusion names a depth in metres (the
+          // catalogue's own words, or the rule's).
+          if (e!.reason === "closed_to_spearfishing") continue;
+          expect(e!.reason, `${spot.id} ${activity}`).toMatch(/^unsuited_/);
+          expect(e!.note, `${spot.id} ${activity}`).toMatch(/\d m\b/);
+          deep++;
+        }
+      }
+    }
+    expect(deep).toBeGreaterThan(50);
   });
 });
 

@@ -4,6 +4,7 @@ import { caveatsFor, type CaveatContext } from "../src/decisions/caveats.js";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
 import { bestDaylightPeriod, compareConditions, exclusionSentence, rankDays, screenCandidates } from "../src/decisions/evaluate.js";
 import { Catalog } from "../src/catalog/catalog.js";
+import type { SpotRecord } from "../src/catalog/schema.js";
 import type { ProtectedArea, Regulations } from "../src/catalog/regulations.js";
 import type { PeriodResult } from "../src/forecast/engine.js";
 
@@ -96,6 +97,28 @@ describe("spots excluded for an activity", () => {
       ["sharks-cove", [{ name: "Managed Area", rule: "Free-diving only" }, { name: "Other", rule: "Daytime only" }]],
       ["three-tables", []],
     ]);
+  });
+
+  it("excludes a spot past the breath-hold range from freediving and spearfishing only, from 20.5 m, after the catalogue's judgement and the closures", () => {
+    const shipped = catalog.spot("sea-tiger-wreck")!;
+    const at = (typical_depth_m: number, unsuited: SpotRecord["unsuited"] = {}) => ({ spot: { ...shipped, typical_depth_m, unsuited }, distanceKm: null });
+    const reasons = (c: ReturnType<typeof at>, id: Parameters<typeof activity>[0], r: Regulations = regs({})) => screenCandidates([c], activity(id), r).excluded.map((e) => [e.reason, e.note]);
+    const cases: [number, Parameters<typeof activity>[0], string[][]][] = [
+      [20, "spearfish", []],
+      [20.5, "spearfish", [["unsuited_depth", "Typical depth 67 ft (20.5 m): beyond the 66 ft (20 m) recreational breath-hold range."]]],
+      [30, "freedive", [["unsuited_depth", "Typical depth 98 ft (30 m): beyond the 66 ft (20 m) recreational breath-hold range."]]],
+      [30, "dive", []],
+      [30, "snorkel", []],
+    ];
+    for (const [depth, id, want] of cases) expect(reasons(at(depth), id), `${depth} m ${id}`).toEqual(want);
+    // The catalogue's own reason stays, with the depth added; a depth entry of its own is left as written.
+    expect(reasons(at(30, { spearfish: { reason: "unsuited_hazard", note: "Ferry lane." } }), "spearfish")).toEqual([
+      ["unsuited_hazard", "Ferry lane. Typical depth 98 ft (30 m): beyond the 66 ft (20 m) recreational breath-hold range."],
+    ]);
+    expect(reasons(at(12, { spearfish: { reason: "unsuited_hazard", note: "Ferry lane." } }), "spearfish")).toEqual([["unsuited_hazard", "Ferry lane."]]);
+    expect(reasons(at(30, { freedive: { reason: "unsuited_depth", note: "Decks at 27 m." } }), "freedive")).toEqual([["unsuited_depth", "Decks at 27 m."]]);
+    // A closure is the stronger reason for spearfishing.
+    expect(reasons(at(30), "spearfish", regs({ "sea-tiger-wreck": [area({})] }))[0]![0]).toBe("closed_to_spearfishing");
   });
 
   it("says in one sentence why every spot was excluded, spots closed by the same rule together", () => {

@@ -127,7 +127,7 @@ describe("Costa Brava", () => {
     expect(body.data_credits.map((c) => c.provider).join(" ")).toMatch(/TICON|Port Vendres|REFMAR/i);
   });
 
-  it("closes the Medes reserve and the Cap de Creus park to spearfishing and keeps spearos out of the crowded coves", async () => {
+  it("closes the Medes reserve and the Cap de Creus park to spearfishing and keeps spearos out of the crowded coves and off the deep wreck", async () => {
     const body = await rec("activity=spearfish&region=es-ct-costa-brava&limit=5");
     const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
     expect(closed.map((e) => e.spot.id).sort()).toEqual(["cap-de-creus", "cap-norfeu", "medes-islands"]);
@@ -135,8 +135,9 @@ describe("Costa Brava", () => {
     expect(closed.find((e) => e.spot.id === "cap-norfeu")!.areas).toEqual(["Cap de Creus Natural Park (marine part and partial reserves)"]);
     const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
     for (const cove of ["aiguablava", "cala-montgo", "tossa-de-mar"]) expect(excluded[cove], cove).toBe("unsuited_hazard");
-    // The Formigues (reserve plan dropped), the Ullastres and the Boreas wreck stay open.
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["boreas-wreck", "els-ullastres", "illes-formigues"]);
+    // The Formigues (reserve plan dropped) and the Ullastres stay open; the Boreas wreck, at 26 m, is a scuba dive.
+    expect(excluded["boreas-wreck"]).toBe("unsuited_depth");
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["els-ullastres", "illes-formigues"]);
   });
 
   it("tells divers about the Medes diving permit and tax", async () => {

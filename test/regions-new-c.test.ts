@@ -106,15 +106,18 @@ describe.each(NEW_REGIONS)("conditions at $spot ($region)", ({ spot, region, sta
 describe("spearfishing bans (region ranked for the test)", () => {
   const SPA = ["carysfort-reef", "key-largo-dry-rocks", "molasses-reef", "conch-reef", "cheeca-rocks", "alligator-reef", "sombrero-key", "looe-key", "sand-key"];
 
-  it("excludes the sanctuary preservation areas and the Key Largo management area, not the Duane", async () => {
+  it("excludes the sanctuary preservation areas and the Key Largo management area; the Duane, open to it, is too deep for a breath-hold dive", async () => {
     const { body } = await ranked.json<RecommendationJson>("/api/v1/recommendations?activity=spearfish&region=us-fl-keys&limit=5");
-    expect(body.status).toBe("ok");
     const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
     expect(closed.map((e) => e.spot.id).sort()).toEqual([...SPA, "spiegel-grove"].sort());
     expect(closed.find((e) => e.spot.id === "molasses-reef")!.areas).toContain("Florida Keys National Marine Sanctuary – Sanctuary Preservation Areas");
     expect(closed.find((e) => e.spot.id === "cheeca-rocks")!.areas).toContain("Upper Keys state waters (Florida Statutes 379.2425)");
     expect(closed.find((e) => e.spot.id === "spiegel-grove")!.areas).toContain("Key Largo Existing Management Area (FKNMS)");
-    expect(body.picks.map((p) => p.spot.id)).toEqual(["uscgc-duane"]);
+    expect(body.considered.excluded.find((e) => e.spot.id === "uscgc-duane")).toMatchObject({
+      reason: "unsuited_depth",
+      note: "Typical depth 98 ft (30 m): beyond the 66 ft (20 m) recreational breath-hold range.",
+    });
+    expect(body.picks).toEqual([]);
   });
 
   it("still ranks those spots for snorkelling, and leaves the deep wrecks out of it", async () => {

@@ -192,6 +192,20 @@ describe("one source of truth: the card is the decision layer's", () => {
     writeFileSync(join(OUT, "card-waikiki-closed-spearfish.png"), body);
   });
 
+  it("marks a wreck beyond the breath-hold range as not suited to spearfishing, on the share page and the card image", async () => {
+    const depth = "Typical depth 98 ft (30 m): beyond the 66 ft (20 m) recreational breath-hold range.";
+    const res = await svc.get("/s/sea-tiger-wreck/2026-11-22?activity=spearfish");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`<div class="notice" role="note"><strong>Not suited to spearfishing</strong>${depth}</div>`);
+    const day = await spotDay({ spot: "sea-tiger-wreck", date: "2026-11-22", activity: "spearfish" }, svc.ctx);
+    expect(day.notice).toEqual({ code: "unsuited_depth", title: "Not suited to spearfishing", text: depth });
+    expect(cardImageModel(day).notice?.title).toBe("Not suited to spearfishing");
+    const { res: image } = await png("/cards/sea-tiger-wreck/2026-11-22.png?activity=spearfish");
+    expect(image.status).toBe(200);
+    // Scuba is another matter: the same wreck is a diving pick.
+    expect((await spotDay({ spot: "sea-tiger-wreck", date: "2026-11-22", activity: "dive" }, svc.ctx)).notice).toBeNull();
+  });
+
   it("without an activity gives a general conditions card; surf and conditions-only regions say they are not ranked", async () => {
     const general = await spotDay({ spot: "black-rock", date: "2026-11-23" }, svc.ctx);
     expect(general.activity).toBeNull();

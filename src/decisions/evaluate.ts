@@ -1,7 +1,7 @@
 // Scoring a day at each candidate spot: a spot's value for a date is its best daylight period
-// (start 06:00–17:59 local), quoted from the facts layer unchanged. Spots unsuited to the activity,
-// closed to it, or closed on the date (venue closures) are excluded with a stable reason; the rest
-// are ranked with the activity's tie-breaks.
+// (start 06:00–17:59 local), quoted from the facts layer unchanged. Spots unsuited to the activity
+// (src/decisions/suitability.ts), closed to it, or closed on the date (venue closures) are excluded
+// with a stable reason; the rest are ranked with the activity's tie-breaks.
 import type { Activity, TieBreak } from "../activities.js";
 import { closureOn } from "../catalog/access.js";
 import { ruleOf, type AreaRule, type Regulations } from "../catalog/regulations.js";
@@ -11,6 +11,7 @@ import type { TimedForecast } from "../forecast/service.js";
 import type { ConsideredSchema } from "../schemas/decisions.js";
 import type { z } from "zod";
 import type { Candidate } from "./request.js";
+import { depthUnsuitability, judgedUnsuitability } from "./suitability.js";
 
 export type Considered = z.infer<typeof ConsideredSchema>;
 
@@ -35,13 +36,16 @@ export interface ScreenedCandidates {
   excluded: Considered["excluded"];
 }
 
-/** Removes spots unsuited to the activity and, for spearfishing, spots closed to it. */
+/**
+ * Removes spots unsuited to the activity by the catalogue's judgement, then for spearfishing spots
+ * closed to it, then for breath-hold activities spots beyond the breath-hold depth range.
+ */
 export function screenCandidates(candidates: readonly Candidate[], activity: Activity, regulations: Regulations): ScreenedCandidates {
   const eligible: ScreenedCandidates["eligible"] = [];
   const excluded: Considered["excluded"] = [];
   for (const c of candidates) {
     const ref = { id: c.spot.id, name: c.spot.name };
-    const unsuited = activity.id === "surf" ? undefined : c.spot.unsuited[activity.id];
+    const unsuited = judgedUnsuitability(c.spot, activity);
     if (unsuited) {
       excluded.push({ spot: ref, reason: unsuited.reason, note: unsuited.note, areas: null });
       continue;
@@ -60,6 +64,11 @@ export function screenCandidates(candidates: readonly Candidate[], activity: Act
         continue;
       }
       regulatedAreas = areas.filter((a) => a.designation === "rules_only").map(ruleOf);
+    }
+    const tooDeep = depthUnsuitability(c.spot, activity);
+    if (tooDeep) {
+      excluded.push({ spot: ref, reason: tooDeep.reason, note: tooDeep.note, areas: null });
+      continue;
     }
     eligible.push({ candidate: c, regulatedAreas });
   }
