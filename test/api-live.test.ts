@@ -72,7 +72,7 @@ describe("a calm day, live", () => {
       const mid = (Date.parse(p.start!) + Date.parse(p.end!)) / 2;
       expect(p.visibility_source).toBe((mid - observedAt) / HOUR_MS <= SATELLITE_MAX_AGE_H ? "satellite" : "heuristic");
       if (p.visibility_source === "satellite") satellite++;
-      expect(p.why).toMatch(p.visibility_source === "satellite" ? new RegExp(`satellite ocean colour observed ${NRT_OBSERVED} \\(7 days before this forecast\\)`) : /estimated from swell, wind and rain/);
+      expect(p.why).toMatch(p.visibility_source === "satellite" ? new RegExp(`satellite ocean colour observed ${NRT_OBSERVED} \\(7 days before this forecast\\)`) : /typical level, moved by swell, wind and rain against the month's normal/);
     }
     expect(satellite).toBeGreaterThan(30);
     expect(satellite).toBeLessThan(body.periods.length);
@@ -145,7 +145,7 @@ describe("cloud-gapped satellite", () => {
     expect(body.data_quality).toEqual({ visibility_source: "heuristic", freshness: "live" });
     expect(body.sources.some((s) => s.startsWith("erddap:"))).toBe(false);
     expect(body.data_credits.map((c) => c.provider)).not.toContain("NOAA CoastWatch");
-    expect(body.periods[0]!.why).toMatch(/estimated from swell, wind and rain/);
+    expect(body.periods[0]!.why).toMatch(/typical level, moved by swell, wind and rain against the month's normal/);
     expect(body.periods[0]!.confidence).toBe(0.6);
   });
 });

@@ -52,7 +52,7 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
 
   it("enforces one facts cap across both instances", async () => {
     const statuses = [];
-    for (const s of [a, b, a, b, a, b]) statuses.push((await s.get("/api/v1/coverage")).status);
+    for (const s of [a, b, a, b, a, b]) statuses.push((await s.get("/api/v1/spots")).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
@@ -87,7 +87,7 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
     // The instance's own memory counters take over, starting from this call, and still enforce the cap.
     expect(res.headers.get("ratelimit")).toMatch(/"facts-hour";r=3;/);
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await a.get("/api/v1/coverage")).status);
+    for (let i = 0; i < 4; i++) statuses.push((await a.get("/api/v1/spots")).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     // An allotment that cannot be checked is not handed out: 503 with Retry-After, not a fresh count.
     const keyed = await a.get("/api/v1/best-day?activity=dive&spot=molokini-back-wall", { headers: { Authorization: `Bearer ${KEY}` } });
