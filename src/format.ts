@@ -16,7 +16,7 @@ export function formatSwell(ft: number | null, periodS: number | null, fromDeg: 
   return `${ft} ft${dir ? ` ${dir}` : ""}${period} (${(ft * 0.3048).toFixed(1)} m)`;
 }
 
-/** "breezy, 13 kt ENE gusting 23 (24 km/h)": the shared wind word first, then speed, direction and gust. */
+/** "moderate breeze, 13 kt ENE gusting 23 (24 km/h)": the shared wind word first, then speed, direction and gust. */
 export function formatWind(kt: number | null, fromDeg: number | null, gustKt: number | null): string | null {
   if (kt === null) return null;
   const dir = compass8(fromDeg);

@@ -178,10 +178,10 @@ describe("swell and wind as the period shows them", () => {
     // 28 kt caps the score, so the sentence names the wind.
     const phrase = (wind_from_deg: number) => build(inputs({ wind_speed_kt: 28, wind_gust_kt: 28, wind_from_deg })).periods[0]!.json.why;
     const lead = / (caps this|is the main limit)/;
-    expect(phrase(180)).toMatch(/^28 kt S wind blowing onshore caps this/);
-    expect(phrase(225)).toMatch(new RegExp(`^28 kt SW wind blowing onshore${lead.source}`));
-    expect(phrase(0)).toMatch(new RegExp(`^28 kt N wind${lead.source}`));
-    expect(phrase(Number.NaN)).toMatch(new RegExp(`^28 kt wind${lead.source}`));
+    expect(phrase(180)).toMatch(/^28 kt S wind \(strong wind\) blowing onshore caps this/);
+    expect(phrase(225)).toMatch(new RegExp(`^28 kt SW wind \\(strong wind\\) blowing onshore${lead.source}`));
+    expect(phrase(0)).toMatch(new RegExp(`^28 kt N wind \\(strong wind\\)${lead.source}`));
+    expect(phrase(Number.NaN)).toMatch(new RegExp(`^28 kt wind \\(strong wind\\)${lead.source}`));
   });
 
   it("gives visibility in metres as well as feet", () => {

@@ -1,11 +1,11 @@
 // The sentence a period's `why` says, branch by branch (src/forecast/why.ts): what caps or limits
-// the score, the calm/breezy/windy word, the seasonal-norm and after-dark openings, where the
-// numbers come from, and the uncalibrated note; plus the wind words' edges and the season names.
+// the score, the shared wind word, the seasonal-norm and after-dark openings, where the
+// numbers come from, and the uncalibrated note; plus the season names (the wind words' edges are in
+// wind-words.test.ts).
 import { describe, expect, it } from "vitest";
 import { SEASONAL_NORM_LABEL, isSeasonalTierLabel, seasonOf, tierLabelFor, typicalFor } from "../src/forecast/norms.js";
 import type { ScoreBreakdown } from "../src/forecast/score.js";
 import { UNCALIBRATED_NOTE, explainRating, type WhyInputs } from "../src/forecast/why.js";
-import { windWord } from "../src/forecast/wind-words.js";
 
 const breakdown = (over: Partial<ScoreBreakdown> & { lost?: ScoreBreakdown["lost"] }): ScoreBreakdown => {
   const lost = over.lost ?? { visibility: 0, swell: 0, wind: 0 };
@@ -20,8 +20,8 @@ const base: WhyInputs = {
   visFt: 62.4,
   swellFt: 1.26,
   swellFromDeg: 180,
-  windKt: 6.4,
-  gustKt: 6.4,
+  windKt: 2.6,
+  gustKt: 3.4,
   windFromDeg: 90,
   windOnshore: false,
   night: false,
@@ -37,18 +37,18 @@ const LIVE = "Visibility: the spot's typical level, moved by swell, wind and rai
 
 describe("the lead sentence", () => {
   it("calls a day that lost at most 12 points clear, naming its visibility, swell and wind", () => {
-    expect(why({})).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. ${LIVE}`);
+    expect(why({})).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE}`);
     expect(why({ breakdown: breakdown({ lost: { visibility: 4, swell: 4, wind: 4 } }), windKt: 12, gustKt: 18 })).toBe(
-      `Clear water, breezy: about 62 ft visibility, 1.3 ft swell and 12 kt gusting 18 kt wind. ${LIVE}`,
+      `Clear water, moderate breeze: about 62 ft visibility, 1.3 ft swell and 12 kt gusting 18 kt wind. ${LIVE}`,
     );
   });
 
   it("names the part that lost the most once more than 12 points are lost", () => {
     const lost = (visibility: number, swell: number, wind: number) => breakdown({ lost: { visibility, swell, wind } });
-    expect(why({ breakdown: lost(13, 0, 0), rating: "good" })).toBe(`Visibility around 62 ft is the main limit; swell 1.3 ft, calm 6 kt wind. ${LIVE}`);
-    expect(why({ breakdown: lost(2, 11, 0), rating: "good" })).toBe(`1.3 ft of S swell reaching the spot is the main limit; visibility around 62 ft, calm 6 kt wind. ${LIVE}`);
+    expect(why({ breakdown: lost(13, 0, 0), rating: "good" })).toBe(`Visibility around 62 ft is the main limit; swell 1.3 ft, 3 kt wind (calm). ${LIVE}`);
+    expect(why({ breakdown: lost(2, 11, 0), rating: "good" })).toBe(`1.3 ft of S swell reaching the spot is the main limit; visibility around 62 ft, 3 kt wind (calm). ${LIVE}`);
     expect(why({ breakdown: lost(2, 3, 9), rating: "good", windKt: 18, gustKt: 18, windOnshore: true })).toBe(
-      `18 kt E wind blowing onshore is the main limit; visibility around 62 ft, swell 1.3 ft. ${LIVE}`,
+      `18 kt E wind (fresh breeze) blowing onshore is the main limit; visibility around 62 ft, swell 1.3 ft. ${LIVE}`,
     );
   });
 
@@ -61,37 +61,46 @@ describe("the lead sentence", () => {
 
   it("calls the seas calm only while the swell has lost at most 9 of its 35 points", () => {
     const capped = (swellLost: number) => breakdown({ cappedBy: "visibility", lost: { visibility: 20, swell: swellLost, wind: 0 } });
-    const at = (swellLost: number) => why({ breakdown: capped(swellLost), rating: "fair", visFt: 19.6, windKt: 4, gustKt: 6, swellFt: 0.5 });
+    const at = (swellLost: number) => why({ breakdown: capped(swellLost), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6, swellFt: 0.5 });
     expect(at(9)).toBe(`Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`);
     expect(at(10)).toBe(`Visibility near 20 ft caps this at fair. ${LIVE}`);
   });
 
+  it("calls the seas calm only when the wind word is calm, gusts included", () => {
+    const capped = breakdown({ cappedBy: "visibility", lost: { visibility: 20, swell: 0, wind: 0 } });
+    const at = (windKt: number, gustKt: number) => why({ breakdown: capped, rating: "fair", visFt: 19.6, windKt, gustKt, swellFt: 0.5 });
+    expect(at(3, 4.8)).toBe(`Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`);
+    expect(at(3, 6)).toBe(`Visibility near 20 ft caps this at fair (light breeze, 3 kt gusting 6 kt wind). ${LIVE}`);
+    expect(at(10, 14)).toBe(`Visibility near 20 ft caps this at fair (gentle breeze, 10 kt gusting 14 kt wind). ${LIVE}`);
+    expect(at(10, 16)).toBe(`Visibility near 20 ft caps this at fair (moderate breeze, 10 kt gusting 16 kt wind). ${LIVE}`);
+  });
+
   it("names the cap that set the score", () => {
     const capped = (cappedBy: ScoreBreakdown["cappedBy"]) => breakdown({ cappedBy, lost: { visibility: 20, swell: 0, wind: 0 } });
-    expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 4, gustKt: 6, swellFt: 0.5 })).toBe(
+    expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6, swellFt: 0.5 })).toBe(
       `Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`,
     );
     // Calm wind but swell that cost points: no "calm seas", and no wind words either.
-    expect(why({ breakdown: breakdown({ cappedBy: "visibility", points: { visibility: 10, swell: 20, wind: 20 } }), rating: "fair", visFt: 19.6, windKt: 4, gustKt: 6 })).toBe(
+    expect(why({ breakdown: breakdown({ cappedBy: "visibility", points: { visibility: 10, swell: 20, wind: 20 } }), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6 })).toBe(
       `Visibility near 20 ft caps this at fair. ${LIVE}`,
     );
     expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 20, gustKt: 28 })).toBe(
-      `Visibility near 20 ft caps this at fair (windy, 20 kt gusting 28 kt wind). ${LIVE}`,
+      `Visibility near 20 ft caps this at fair (fresh breeze, 20 kt gusting 28 kt wind). ${LIVE}`,
     );
     expect(why({ breakdown: capped("swell"), rating: "no-go", swellFt: 6.04, swellFromDeg: 315 })).toBe(`6 ft of NW swell reaching the spot caps this at no-go. ${LIVE}`);
-    expect(why({ breakdown: capped("wind"), rating: "no-go", windKt: 26.4, gustKt: 26, windFromDeg: null })).toBe(`26 kt wind caps this at no-go. ${LIVE}`);
+    expect(why({ breakdown: capped("wind"), rating: "no-go", windKt: 26.4, gustKt: 26, windFromDeg: null })).toBe(`26 kt wind (strong wind) caps this at no-go. ${LIVE}`);
   });
 });
 
 describe("the opening and where the numbers come from", () => {
   it("opens with the seasonal-norm label and the season, and says the numbers are norms", () => {
     expect(why({ seasonal: true, basis: "climatology" })).toBe(
-      "Seasonal norm, typical for late November: clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. Seasonal norms, not a live forecast.",
+      "Seasonal norm, typical for late November: clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. Seasonal norms, not a live forecast.",
     );
   });
 
   it("says after dark at night, after the seasonal label when both apply", () => {
-    expect(why({ night: true })).toBe(`After dark: clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. ${LIVE}`);
+    expect(why({ night: true })).toBe(`After dark: clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE}`);
     expect(why({ night: true, seasonal: true, basis: "climatology" })).toMatch(/^Seasonal norm, typical for late November, after dark: clear, calm water/);
   });
 
@@ -104,21 +113,7 @@ describe("the opening and where the numbers come from", () => {
   });
 
   it("ends with the uncalibrated note in regions not yet calibrated", () => {
-    expect(why({ uncalibrated: true })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 6 kt wind. ${LIVE} ${UNCALIBRATED_NOTE}`);
-  });
-});
-
-describe("wind words", () => {
-  it("calls wind calm under 11 kt with gusts under 16, windy from 17 kt or gusts from 25, breezy between", () => {
-    expect([windWord(10.9, 15.9), windWord(11, 11), windWord(10, 16), windWord(16.9, 24.9), windWord(17, 17), windWord(5, 25)]).toEqual([
-      "calm",
-      "breezy",
-      "breezy",
-      "breezy",
-      "windy",
-      "windy",
-    ]);
-    expect([windWord(10, null), windWord(12, null), windWord(17, null)]).toEqual(["calm", "breezy", "windy"]);
+    expect(why({ uncalibrated: true })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNCALIBRATED_NOTE}`);
   });
 });
 

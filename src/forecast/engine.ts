@@ -201,8 +201,9 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
         visFt: vis.ft,
         swellFt: swell.heightM / M_PER_FT,
         swellFromDeg: swell.fromDeg,
-        windKt,
-        gustKt,
+        // The speeds the period reports, so the sentence's numbers and wind word are the card's.
+        windKt: round(windKt, 1),
+        gustKt: gustKt === null ? null : round(gustKt, 1),
         windFromDeg,
         // Wind of unknown direction counts as half onshore for the score, but is never called onshore.
         windOnshore: windFromDeg !== null && windOnshore >= 0.5,

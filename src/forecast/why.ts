@@ -39,9 +39,10 @@ const kt = (v: number) => `${Math.round(v)} kt`;
 function swellPhrase(i: WhyInputs): string {
   return `${swellFt(i.swellFt)} of ${compass8(i.swellFromDeg)} swell reaching the spot`;
 }
+/** "18 kt E wind gusting 25 kt (fresh breeze) blowing onshore": the shared wind word after the numbers. */
 function windPhrase(i: WhyInputs): string {
   const dir = i.windFromDeg === null ? "" : `${compass8(i.windFromDeg)} `;
-  return `${kt(i.windKt)} ${dir}wind${gusting(i)}${i.windOnshore ? " blowing onshore" : ""}`;
+  return `${kt(i.windKt)} ${dir}wind${gusting(i)} (${windWord(i.windKt, i.gustKt)})${i.windOnshore ? " blowing onshore" : ""}`;
 }
 function gusting(i: WhyInputs): string {
   return i.gustKt !== null && Math.round(i.gustKt) > Math.round(i.windKt) ? ` gusting ${kt(i.gustKt)}` : "";
@@ -50,7 +51,7 @@ function gusting(i: WhyInputs): string {
 export function explainRating(i: WhyInputs): string {
   const b = i.breakdown;
   const word = windWord(i.windKt, i.gustKt);
-  // "Calm" only when the shared wind rule says calm and the swell is small.
+  // "Calm" only when the shared wind word is calm (under 4 kt, gusts included) and the swell is small.
   const calmSeas = b.points.swell >= 26 && word === "calm";
   const wind = `${kt(i.windKt)}${gusting(i)} wind`;
   let lead: string;
@@ -69,8 +70,8 @@ export function explainRating(i: WhyInputs): string {
       lead = `${water}: about ${ft(i.visFt)} visibility, ${swellFt(i.swellFt)} swell and ${wind}`;
     } else {
       const limits: Record<Limiter, string> = {
-        visibility: `Visibility around ${ft(i.visFt)} is the main limit; swell ${swellFt(i.swellFt)}, ${word} ${wind}`,
-        swell: `${capitalise(swellPhrase(i))} is the main limit; visibility around ${ft(i.visFt)}, ${word} ${wind}`,
+        visibility: `Visibility around ${ft(i.visFt)} is the main limit; swell ${swellFt(i.swellFt)}, ${wind} (${word})`,
+        swell: `${capitalise(swellPhrase(i))} is the main limit; visibility around ${ft(i.visFt)}, ${wind} (${word})`,
         wind: `${capitalise(windPhrase(i))} is the main limit; visibility around ${ft(i.visFt)}, swell ${swellFt(i.swellFt)}`,
       };
       lead = limits[main];

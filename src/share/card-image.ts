@@ -9,6 +9,7 @@ import type { SpotDay } from "../cards/spot-day.js";
 import { splitMetric } from "../format.js";
 import { CARD_CACHE_MAX_BYTES, CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { typicalFor } from "../forecast/norms.js";
+import { WIND_BANDS } from "../forecast/wind-words.js";
 import { dateLabel, shortDate } from "../time/zone.js";
 import { CARD_FONT_FAMILY, loadCardFonts } from "./fonts.js";
 import { inkOn, PALETTE } from "./palette.js";
@@ -68,12 +69,14 @@ export function cardImageModel(day: SpotDay): CardImageModel {
   };
 }
 
-/** "breezy, 13 kt ENE gusting 23 (24 km/h)" → value "13 kt ENE gusting 23", sub "breezy · 24 km/h": it fits a quarter of the card. */
+/** "moderate breeze, 13 kt ENE gusting 23 (24 km/h)" → value "13 kt ENE gusting 23", sub "moderate breeze · 24 km/h": the word sits under the speed, in the widest column (METRIC_GROW). */
 function windMetric(v: string | null): CardMetric {
   if (v === null) return { label: "Wind", value: "–", sub: null };
   const { value, sub } = splitMetric(v);
-  const m = /^(\w+), (.*)$/.exec(value);
-  return m ? { label: "Wind", value: m[2]!, sub: [m[1]!, sub].filter(Boolean).join(" · ") } : { label: "Wind", value, sub };
+  const band = WIND_BANDS.find((b) => value.startsWith(`${b.word}, `));
+  return band
+    ? { label: "Wind", value: value.slice(band.word.length + 2), sub: [band.word, sub].filter(Boolean).join(" · ") }
+    : { label: "Wind", value, sub };
 }
 
 // --- element tree (satori takes React-shaped objects; no JSX needed) ---
@@ -100,6 +103,11 @@ const EDGE = 16;
 /** Width inside the padding and the tier-coloured left edge, given explicitly so every row lines up. */
 const INNER_W = CARD_WIDTH - 2 * PAD - EDGE;
 const TIER_BLOCK_W = 300;
+/**
+ * Share of the metrics row per column: wind carries the most ("10 kt NE gusting 16" over "moderate
+ * breeze · 19 km/h"), then swell; visibility and water are a few characters.
+ */
+const METRIC_GROW: Record<string, number> = { Visibility: 0.8, Swell: 1.35, Wind: 1.65, Water: 0.7 };
 
 /** Long names step down in size so two lines hold them ("Kealakekua Bay (Kaʻawaloa / Cook Monument)"). */
 function nameFontSize(name: string): number {
@@ -157,7 +165,7 @@ export function cardElement(m: CardImageModel): SatoriElement {
     { width: INNER_W, justifyContent: "space-between", backgroundColor: PALETTE.navyRaised, borderRadius: 20, padding: "18px 28px" },
     ...m.metrics.map((x) =>
       el(
-        { flexDirection: "column", flexGrow: x.label === "Swell" ? 1.35 : 1, flexBasis: 0 },
+        { flexDirection: "column", flexGrow: METRIC_GROW[x.label] ?? 1, flexBasis: 0 },
         text({ fontSize: 18, fontWeight: 700, letterSpacing: 2, color: PALETTE.mist }, x.label.toUpperCase()),
         text({ fontSize: 30, fontWeight: 800, color: "#FFFFFF", marginTop: 4 }, x.value),
         text({ fontSize: 20, color: PALETTE.mist, marginTop: 2 }, x.sub ?? " "),

@@ -16,6 +16,7 @@ import type { Spot } from "../catalog/catalog.js";
 import { DATA_DIR } from "../paths.js";
 import { LRUCache } from "lru-cache";
 import { HOUR_MS } from "../clock.js";
+import { OPEN_WATER_GUST_FACTOR } from "../forecast/wind-words.js";
 import { offsetMinutes } from "../time/zone.js";
 import { ClimatologyTable, type ClimatologyMonth, type WaterTempZone } from "./climatology-schema.js";
 import { emptyInputs, SWELL_TRAINS, SourceUnavailableError, type HourlyInputs, type Origin, type Source } from "./types.js";
@@ -57,12 +58,10 @@ export function unknownZoneSpots(table: ClimatologyTable, regionSpotIds: Readonl
 
 /**
  * Gusts in the norms: the hour's mean wind times one documented gust factor, not per-region guesses
- * (those averaged 1.7–2.4, which is gusty inland air, not sea air). Over open water the peak gust
- * within an hour runs about 1.3–1.5 times the mean (WMO/TD-No. 1555, Harper, Kepert & Ginger 2010,
- * "Guidelines for converting between various wind averaging periods", at-sea and off-sea
- * exposures); 1.4 is the middle of that range.
+ * (those averaged 1.7–2.4, which is gusty inland air, not sea air): the usual open-water peak gust,
+ * the same factor the wind words judge gusts by (src/forecast/wind-words.ts gives its source).
  */
-export const NORM_GUST_FACTOR = 1.4;
+export const NORM_GUST_FACTOR = OPEN_WATER_GUST_FACTOR;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
