@@ -2,7 +2,7 @@
 // the horizon with every region published `full` (the ranked test catalogue, so regions not yet
 // calibrated are audited too): no spearfishing pick inside an area closed to it, no breath-hold
 // pick deeper than the breath-hold range, `ok` only with picks, one regulated_area caveat per pick,
-// and a best day that is the best. Each rule is read from the data here, not from the code that
+// no "calm" from a gentle breeze up, and a best day that is the best. Each rule is read from the data here, not from the code that
 // applies it. Runs in-process on the real tools (the HTTP tests cover the same answers one by one).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +75,14 @@ describe("every region × activity × day, every region ranked", () => {
   it("carries at most one regulated_area caveat per pick", () => {
     const picks = [...recommendations.flatMap(({ q, r }) => r.picks.map((p) => ({ q, p }))), ...bestDays.flatMap(({ q, r }) => (r.best ? [{ q, p: r.best }] : []))];
     expect(picks.filter(({ p }) => p.caveats.filter((c) => c.code === "regulated_area").length > 1).map(({ q, p }) => `${q}: ${p.spot.id}`)).toEqual([]);
+  });
+
+  it("never calls the wind calm from a gentle breeze (Beaufort 3, 7 kt) up, in any text a pick carries", () => {
+    const picks = [...recommendations.flatMap(({ q, r }) => r.picks.map((p) => ({ q, p }))), ...bestDays.flatMap(({ q, r }) => (r.best ? [{ q, p: r.best }] : []))];
+    const windy = picks.filter(({ p }) => (p.metrics.wind_speed_kt ?? 0) >= 7);
+    expect(windy.length).toBeGreaterThan(100);
+    const calm = windy.filter(({ p }) => /\bcalm\b/i.test(JSON.stringify([p.why, p.card])));
+    expect(calm.map(({ q, p }) => `${q}: ${p.spot.id} ${p.metrics.wind_speed_kt} kt`)).toEqual([]);
   });
 
   it("names the best day: the highest score, the nearer day on a tie, never behind its runner-up", () => {
