@@ -29,7 +29,8 @@ import { naturalEarthCoastline, type Coastline } from "./coastline.js";
 
 const SPOT_MAX_KM_FROM_NEIGHBOUR = 60;
 const REGION_MAX_SPAN_KM = 200;
-const MAX_APPROXIMATE_SHARE = 0.1;
+/** Most of the whole catalogue that may be placed approximately (a region above it is a warning). */
+export const MAX_APPROXIMATE_SHARE = 0.1;
 /**
  * How far inside the 1:10m land a spot may lie, km. Natural Earth 1:10m is generalised: its
  * vertices are 0.5–9 km apart on the catalogue's coasts, and world-atlas quantises them to

@@ -2,7 +2,7 @@
 // real Natural Earth 1:10m land polygons: a point inland fails, a catalogued shore point the 1:10m
 // coast leaves out passes, a point offshore passes, and points far at sea are reported.
 import { describe, expect, it } from "vitest";
-import { coastVerdict, MAX_OFFSHORE_KM, SHORE_ONLY_MAX_OFFSHORE_KM, SHORE_TOLERANCE_KM } from "../scripts/check-data.js";
+import { coastVerdict, MAX_APPROXIMATE_SHARE, MAX_OFFSHORE_KM, SHORE_ONLY_MAX_OFFSHORE_KM, SHORE_TOLERANCE_KM } from "../scripts/check-data.js";
 import { Catalog } from "../src/catalog/catalog.js";
 
 describe("data:check coastline verdict", () => {
@@ -41,5 +41,15 @@ describe("data:check coastline verdict", () => {
     expect(coastVerdict(-16.85, -179.93, ["shore"]).onLand).toBe(true); // Taveuni, east of 180°
     // The same latitude on the Great Barrier Reef, 39 km off the mainland: at sea.
     expect(coastVerdict(-16.52, 146.0, ["boat"])).toMatchObject({ onLand: false, error: null, warning: null });
+  });
+});
+
+describe("how the catalogue's coordinates were placed", () => {
+  it("places at most 10 % of all spots approximately, and says why for each of them", () => {
+    const spots = Catalog.load().spots;
+    const approximate = spots.filter((s) => s.coord.confidence === "approximate");
+    expect(MAX_APPROXIMATE_SHARE).toBe(0.1);
+    expect(approximate.length / spots.length).toBeLessThanOrEqual(MAX_APPROXIMATE_SHARE);
+    for (const s of approximate) expect(s.coord.note.length, s.id).toBeGreaterThan(20);
   });
 });
