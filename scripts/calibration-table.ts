@@ -14,6 +14,7 @@ import {
   SINGLE_FIGURE_TOLERANCE,
   UNCOUNTED_REASONS,
   uncounted,
+  type Uncounted,
 } from "../src/catalog/levels.js";
 import type { RegionRecord, VisibilityReference } from "../src/catalog/schema.js";
 import { calibrate, SAMPLE_DAY, type RegionCalibration } from "../src/forecast/calibration.js";
@@ -50,7 +51,7 @@ export function regionsEarning(records: readonly RegionRecord[], levelOf?: (spot
 export function referenceFacts(records: readonly RegionRecord[]) {
   const refs = records.flatMap((r) => r.spots.flatMap((s) => s.visibility_refs));
   const byKind = new Map<string, number>();
-  const notCounted = new Map<string, number>();
+  const notCounted = new Map<Uncounted, number>();
   for (const ref of refs) {
     byKind.set(ref.kind, (byKind.get(ref.kind) ?? 0) + 1);
     const u = uncounted(ref);
@@ -79,8 +80,7 @@ export function renderCalibration(regions: readonly RegionCalibration[], records
   const spots = regions.flatMap((r) => r.spots);
   const calibrated = spots.filter((s) => s.level.calibrated).length;
   const kinds = ["site", "area", "operator_table", "log"].map((k) => `${facts.byKind.get(k) ?? 0} ${k.replace("_", " ")}`).join(", ");
-  const SHORT: Record<string, string> = { log: "logs", too_wide: "wider than ×3", does_not_fit: "for other water", floor_only: "floors only" };
-  const notCounted = [...facts.notCounted].map(([k, n]) => `${n} ${SHORT[k]}`).join(", ");
+  const notCounted = [...facts.notCounted].map(([k, n]) => `${n} ${UNCOUNTED_REASONS[k].many}`).join(", ");
   const lines: string[] = [
     `**Rule.** A reference counts when it is not a log, fits the spot, gives an upper end and is no wider than ×${MAX_RANGE_RATIO} (a single typical figure stands for ±${Math.round(SINGLE_FIGURE_TOLERANCE * 100)} %). ` +
       "Each month's pooled range is the median of the counting sources' lower ends to the median of their upper ends. " +
@@ -126,7 +126,7 @@ export function renderCalibration(regions: readonly RegionCalibration[], records
   for (const [url, n] of sources) {
     const ref = cited.get(url)!;
     const u = uncounted(ref);
-    lines.push(`${n}. <${url}> — ${ref.says} (${ref.kind.replace("_", " ")}${u ? `; does not count: ${UNCOUNTED_REASONS[u]}` : ""})`);
+    lines.push(`${n}. <${url}> — ${ref.says} (${ref.kind.replace("_", " ")}${u ? `; does not count: ${UNCOUNTED_REASONS[u].one}` : ""})`);
   }
   lines.push("", `Adjacent months' levels differ by at most ×${MAX_MONTH_STEP} unless the counting sources themselves step (test/calibration.test.ts).`);
   return lines.join("\n");

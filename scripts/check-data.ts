@@ -25,28 +25,14 @@ import { RegionRecord, TIDE_STATION_MAX_KM } from "../src/catalog/schema.js";
 import { distanceKm } from "../src/geo.js";
 import { ClimatologyTable } from "../src/sources/climatology-schema.js";
 import { unknownZoneSpots } from "../src/sources/climatology.js";
-import { naturalEarthCoastline, type Coastline } from "./coastline.js";
+import { naturalEarthCoastline, SHORE_TOLERANCE_KM, type Coastline } from "./coastline.js";
+
+export { SHORE_TOLERANCE_KM };
 
 const SPOT_MAX_KM_FROM_NEIGHBOUR = 60;
 const REGION_MAX_SPAN_KM = 200;
 /** Most of the whole catalogue that may be placed approximately (a region above it is a warning). */
 export const MAX_APPROXIMATE_SHARE = 0.1;
-/**
- * How far inside the 1:10m land a spot may lie, km. Natural Earth 1:10m is generalised: its
- * vertices are 0.5–9 km apart on the catalogue's coasts, and world-atlas quantises them to
- * ~370 × 190 m, so coves, harbours and estuaries narrower than a chord are drawn as land. Measured
- * over the 274 spots (Nov 2026): 185 at sea; 89 on land, median 0.38 km, 90th percentile 1.31 km,
- * max 2.95 km inland (Kukutauwhao, in Tutukaka Harbour, which a 2.7 km chord closes off), then
- * 2.58 km (Long Beach, Simon's Town: a dive guide's and Wikivoyage's slipway positions agree within
- * 40 m; the 1:10m shore lies 2.5 km east), 2.27 km (Shiprock, placed from a description in the
- * Port Hacking estuary, which 1:10m leaves out) and 2.25 km (Waipouri Cove); two yacht anchorages
- * in 9–28 m of water at Komodo measure 1.0–1.5 km inland. 3.5 km keeps a margin of more than one
- * quantisation step above the worst correct spot. It catches a sign flip or a swapped digit that
- * lands more than 3.5 km inland and a point placed at a town, airport or resort that far behind the
- * coast; it cannot catch a point 1–3.5 km inland where the 1:10m coast is coarse (a 5.3 km chord
- * lies 2 km off Sydney's Gordons Bay), and a lower figure would reject correct spots.
- */
-export const SHORE_TOLERANCE_KM = 3.5;
 /**
  * Farther offshore than this is reported (a warning): no day boat in the catalogue goes farther.
  * Measured: 185 spots at sea, median 1.37 km, 90th percentile 13.8 km; the farthest are Hin Muang,

@@ -34,7 +34,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OCTANTS, RegionRecord, type Octant } from "../src/catalog/schema.js";
 import { EARTH_RADIUS_KM, octantDeg } from "../src/geo.js";
-import { naturalEarthCoastline, type Coastline } from "./coastline.js";
+import { naturalEarthCoastline, SHORE_TOLERANCE_KM, type Coastline } from "./coastline.js";
 
 /** Longest fetch measured, km; a ray with no land within it reads "500+". */
 export const FETCH_CAP_KM = 500;
@@ -43,13 +43,12 @@ export const SHORT_FETCH_KM = 30;
 /** An unlisted octant with a fetch longer than this is noted: open ocean, a possible omission. */
 export const LONG_FETCH_KM = 300;
 /**
- * Land this near the spot is ignored, km: the SHORE_TOLERANCE_KM of scripts/check-data.ts, how far
- * inside the generalised 1:10m land a correct spot may lie (restated, not imported: that module
- * loads the tide database). A spot in a harbour or cove that 1:10m closes off would otherwise read
- * as blocked in every direction; the cost is that a headland or the far side of a bay within
- * 3.5 km is not seen.
+ * Land this near the spot is ignored, km: how far inside the generalised 1:10m land a correct spot
+ * may lie (SHORE_TOLERANCE_KM). A spot in a harbour or cove that 1:10m closes off would otherwise
+ * read as blocked in every direction; the cost is that a headland or the far side of a bay that
+ * near is not seen.
  */
-export const NEAR_LAND_IGNORED_KM = 3.5;
+export const NEAR_LAND_IGNORED_KM = SHORE_TOLERANCE_KM;
 /** Bearings sampled in each octant, degrees off its centre (the octant spans ±22.5°). */
 export const RAY_OFFSETS_DEG = [-15, 0, 15] as const;
 /**

@@ -17,6 +17,23 @@ import { feature } from "topojson-client";
 import type { Topology, GeometryCollection } from "topojson-specification";
 import { EARTH_RADIUS_KM } from "../src/geo.js";
 
+/**
+ * How far inside the 1:10m land a spot may lie, km. Natural Earth 1:10m is generalised: its
+ * vertices are 0.5–9 km apart on the catalogue's coasts, and world-atlas quantises them to
+ * ~370 × 190 m, so coves, harbours and estuaries narrower than a chord are drawn as land. Measured
+ * over the 274 spots (Nov 2026): 185 at sea; 89 on land, median 0.38 km, 90th percentile 1.31 km,
+ * max 2.95 km inland (Kukutauwhao, in Tutukaka Harbour, which a 2.7 km chord closes off), then
+ * 2.58 km (Long Beach, Simon's Town: a dive guide's and Wikivoyage's slipway positions agree within
+ * 40 m; the 1:10m shore lies 2.5 km east), 2.27 km (Shiprock, placed from a description in the
+ * Port Hacking estuary, which 1:10m leaves out) and 2.25 km (Waipouri Cove); two yacht anchorages
+ * in 9–28 m of water at Komodo measure 1.0–1.5 km inland. 3.5 km keeps a margin of more than one
+ * quantisation step above the worst correct spot. It catches a sign flip or a swapped digit that
+ * lands more than 3.5 km inland and a point placed at a town, airport or resort that far behind the
+ * coast; it cannot catch a point 1–3.5 km inland where the 1:10m coast is coarse (a 5.3 km chord
+ * lies 2 km off Sydney's Gordons Bay), and a lower figure would reject correct spots.
+ */
+export const SHORE_TOLERANCE_KM = 3.5;
+
 const KM_PER_DEG = (Math.PI / 180) * EARTH_RADIUS_KM;
 /** Band height in degrees of latitude (~11 km). */
 const BAND_DEG = 0.1;

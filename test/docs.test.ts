@@ -67,6 +67,12 @@ describe("README and docs/", () => {
     expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   });
 
+  it("give copyable commands that still work tomorrow: no fixed date, which would leave the 7-day horizon", () => {
+    const commands = documents.flatMap((doc) => doc.text.split("\n").filter((l) => /^\s*(\$\s*)?curl\b/.test(l)).map((l) => `${doc.name}: ${l.trim()}`));
+    expect(commands.length).toBeGreaterThan(2);
+    expect(commands.filter((c) => /\b20\d\d-\d\d-\d\d\b/.test(c))).toEqual([]);
+  });
+
   it("link only to files that exist", () => {
     const broken: string[] = [];
     let checked = 0;

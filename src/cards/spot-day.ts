@@ -11,6 +11,7 @@ import { closureOn } from "../catalog/access.js";
 import { bestDaylightPeriod, screenCandidates } from "../decisions/evaluate.js";
 import { buildPick } from "../decisions/pick.js";
 import { assertWithinHorizon, parseActivity } from "../decisions/request.js";
+import { notRankedSentence } from "../decisions/response.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
 import { optionalString, parseDate, parseSpotId, resolveSpot, type Raw } from "../params.js";
@@ -113,7 +114,7 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
     notice = {
       code: "conditions_only",
       title: `Not ranked for ${activity.label.toLowerCase()}`,
-      text: `${spot.region.name} has conditions but no calibrated visibility model yet, so spots there are not ranked.`,
+      text: notRankedSentence(spot.region.name),
     };
   }
 

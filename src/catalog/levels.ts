@@ -4,7 +4,7 @@
 // figures that count for it; a region is `full` when at least FULL_SUPPORT_SHARE of its spots are
 // calibrated and the inputs of its day-to-day response have been checked. This is calibration of the
 // level, not validation of the day-to-day response: docs/model.md says what is and is not validated.
-import type { AccessRule, ReferenceKind, RegionRecord, SpotRecord, VisibilityReference } from "./schema.js";
+import type { AccessRule, RegionRecord, SpotRecord, VisibilityReference } from "./schema.js";
 
 /** Share of a region's spots that must be calibrated for the region to be published `full`. */
 export const FULL_SUPPORT_SHARE = 0.8;
@@ -18,12 +18,12 @@ export const MAX_RANGE_RATIO = 3;
 
 export type Uncounted = "log" | "floor_only" | "too_wide" | "does_not_fit";
 
-/** Why a reference does not count towards calibration, in words (docs and the coverage table). */
-export const UNCOUNTED_REASONS: Record<Uncounted, string> = {
-  log: "one dive or one day's report, not a typical figure",
-  floor_only: "a floor only (no typical level)",
-  too_wide: `a range wider than ×${MAX_RANGE_RATIO}`,
-  does_not_fit: "describes other water than the spot's (scope or habitat)",
+/** Why a reference does not count towards calibration, in words: for one reference, and as a count's label. */
+export const UNCOUNTED_REASONS: Record<Uncounted, { one: string; many: string }> = {
+  log: { one: "one dive or one day's report, not a typical figure", many: "logs" },
+  floor_only: { one: "a floor only (no typical level)", many: "floors only" },
+  too_wide: { one: `a range wider than ×${MAX_RANGE_RATIO}`, many: `wider than ×${MAX_RANGE_RATIO}` },
+  does_not_fit: { one: "describes other water than the spot's (scope or habitat)", many: "for other water" },
 };
 
 /** Null when the reference counts; otherwise why not. */
@@ -163,13 +163,6 @@ export function regionLevels(
     earnsFull: reasons.length === 0,
     reason: reasons.length === 0 ? null : `${region.name}: ${reasons.join("; ")}.`,
   };
-}
-
-/** Counts of references by kind, for the docs. */
-export function referenceKinds(refs: readonly VisibilityReference[]): Record<ReferenceKind, number> {
-  const out: Record<ReferenceKind, number> = { site: 0, area: 0, operator_table: 0, log: 0 };
-  for (const r of refs) out[r.kind]++;
-  return out;
 }
 
 /** The median of a non-empty list (the mean of the middle two for an even count). */

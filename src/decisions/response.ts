@@ -15,6 +15,11 @@ export const PRICING = { layer: "decision", plan: "early-access" } as const;
 
 export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 
+/** Said wherever a region published `conditions_only` declines to rank (decisions, cards, pages). */
+export function notRankedSentence(regionName: string): string {
+  return `${regionName} has conditions but no calibrated visibility model yet, so spots there are not ranked.`;
+}
+
 export function activityInfo(a: Activity): z.infer<typeof ActivityInfoSchema> {
   return { id: a.id, label: a.label, model: a.model, note: a.note };
 }
@@ -108,7 +113,7 @@ export function earlyStatus(
   if (dest.region.decision_support === "conditions_only") {
     return {
       status: "conditions_only",
-      message: `${dest.region.name} has conditions but no calibrated visibility model yet, so spots there are not ranked. Use get_conditions or the conditions endpoint for the facts.`,
+      message: `${notRankedSentence(dest.region.name)} Use get_conditions or the conditions endpoint for the facts.`,
       facts_hint: null,
     };
   }
