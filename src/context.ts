@@ -14,8 +14,8 @@ import type { ClimatologyTable } from "./sources/climatology-schema.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
 import { createUpstreams, type Upstreams } from "./sources/live.js";
-import { createRequire } from "node:module";
 import type { Redis } from "ioredis";
+import { connectRedis } from "./redis.js";
 import { KeyRegistry } from "./metering/keys.js";
 import { Meter } from "./metering/meter.js";
 import { AnswerCache } from "./answer-cache.js";
@@ -172,24 +172,4 @@ export function createContext(opts: ContextOptions): ServiceContext {
     },
   };
   return ctx;
-}
-
-/**
- * One connection for everything shared across instances; commands fail fast (and each user falls
- * back to this instance's memory) while it is down. Each change of state is logged once.
- */
-function connectRedis(url: string, log: Logger): Redis {
-  // Loaded only when configured (~70 ms of start-up otherwise).
-  const { Redis: RedisClient } = createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
-  const redis = new RedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, commandTimeout: 2000, lazyConnect: false });
-  let up = false;
-  redis.on("ready", () => {
-    if (!up) log.info("redis connected: rate limits, upstream answers, leases and upstream limits shared across instances");
-    up = true;
-  });
-  redis.on("error", (err: Error) => {
-    if (up) log.warn({ err: err.message }, "redis unavailable: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory");
-    up = false;
-  });
-  return redis;
 }
