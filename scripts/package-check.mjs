@@ -1,5 +1,5 @@
 // The published artefacts, checked the way a user meets them (npm run package:check, run by .ci/run):
-//   1. npm pack (prepack builds from scratch) and install the tarball into an empty directory with
+//   1. npm pack (prepack builds from scratch, beside dist/, which stays) and install the tarball into an empty directory with
 //      --omit=dev; no dev dependency may be present.
 //   2. `npx ocean-conditions` serves HTTP: /readyz, a conditions answer, and a /server.json valid
 //      against the registry's schema.
@@ -119,7 +119,10 @@ async function main() {
   step(`working in ${work}`);
 
   // 1. The tarball, installed into an empty directory with production dependencies only.
+  // prepack builds beside dist/ and brings the build in file by file: dist/ must survive npm pack.
+  const distBefore = existsSync(join(root, "dist")) ? statSync(join(root, "dist")).ino : null;
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work, "--loglevel=warn"], { cwd: root }));
+  if (distBefore !== null && statSync(join(root, "dist"), { throwIfNoEntry: false })?.ino !== distBefore) fail("npm pack replaced dist/ in the checkout");
   const tarball = join(work, packed[0].filename);
   step(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${(packed[0].size / 1024).toFixed(0)} KB`);
   const app = join(work, "app");
