@@ -12,13 +12,14 @@
 // Prints one line per step; exits non-zero on the first failure. --keep leaves the work directory.
 /* global fetch, AbortSignal */
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { getMcpConfigForManifest } from "@anthropic-ai/mcpb";
+import { buildBundle, bundleName } from "./pack-mcpb.mjs";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 
@@ -161,22 +162,12 @@ async function main() {
   await stdioSession("npx", ["--no-install", "ocean-conditions", "--stdio"], app, { DATA_SOURCE: "offline", LOG_LEVEL: "warn" }, true);
   step(`npx ocean-conditions --stdio: tools/list gave ${TOOL_NAMES.join(", ")}; recommend_spot answered`);
 
-  // 4. The MCP Bundle: the package's files, its production dependencies from the lockfile, the manifest.
-  const stage = join(work, "bundle");
-  mkdirSync(stage);
-  run("tar", ["-xzf", tarball, "-C", stage]);
-  const dir = join(stage, "package");
-  copyFileSync(join(root, "package-lock.json"), join(dir, "package-lock.json"));
-  copyFileSync(join(root, "manifest.json"), join(dir, "manifest.json"));
-  npm(["ci", "--omit=dev"], dir);
-  rmSync(join(dir, "package-lock.json"));
-  const mcpb = join(root, "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
-  run(process.execPath, [mcpb, "validate", join(dir, "manifest.json")], { stdio: ["ignore", "pipe", "inherit"] });
+  // 4. The MCP Bundle, built as `npm run pack:mcpb` builds it (scripts/pack-mcpb.mjs).
+  const bundle = join(work, bundleName());
+  const { size } = buildBundle(tarball, work, bundle);
   step("mcpb validate manifest.json: valid");
-  const bundle = join(work, `${pkg.name}-${pkg.version}.mcpb`);
-  run(process.execPath, [mcpb, "pack", dir, bundle], { stdio: ["ignore", "pipe", "inherit"] });
-  const size = statSync(bundle).size;
   step(`mcpb pack: ${bundle} is ${(size / 1024 / 1024).toFixed(1)} MB (${size} bytes)`);
+  const mcpb = join(root, "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
   const unpacked = join(work, "unpacked");
   run(process.execPath, [mcpb, "unpack", bundle, unpacked], { stdio: ["ignore", "pipe", "inherit"] });
   const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8"));
