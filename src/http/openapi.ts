@@ -380,6 +380,14 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
     "/.well-known/ai-catalog.json": discoveryOperation("getAiCatalog", "AI catalog entry pointing at the MCP server card", "One entry whose url is the server card.", DISCOVERY.aiCatalog.contentType),
     "/openapi.json": simpleGet({ id: "getOpenApi", summary: "This document", description: "OpenAPI 3.1, generated from the schemas the service validates with.", tag: "service", content: { "application/json": { schema: { type: "object" } } } }),
     "/docs": simpleGet({ id: "getDocs", summary: "Developer documentation (HTML)", description: "This document rendered for people, with an introduction.", tag: "service", headers: ["Cache-Control"], content: HTML }),
+    "/": simpleGet({
+      id: "getFrontPage",
+      summary: "Front page",
+      description: "For a browser (Accept naming text/html): what this service is, a map of the covered spots, how to connect an AI assistant and links to the docs. Otherwise a small JSON index of the same links.",
+      tag: "service",
+      headers: ["Cache-Control"],
+      content: { ...HTML, "application/json": { schema: ref("schemas", "FrontIndex") } },
+    }),
     "/healthz": simpleGet({ id: "getHealth", summary: "Liveness", description: "200 while the process answers requests.", tag: "service", content: { "application/json": { schema: ref("schemas", "Health") } } }),
     "/readyz": simpleGet({
       id: "getReadiness",
