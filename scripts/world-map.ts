@@ -1,7 +1,7 @@
 // Draws the front page's land outline from Natural Earth's 1:110m land (public domain, as TopoJSON in
 // the devDependency world-atlas) into data/map/land-110m.json: one SVG path in the projection of
 // src/http/world-map.ts, simplified to what a 900-px-wide map can show. The service reads only that
-// file; test/front-page.test.ts checks it is what this script makes. `npx tsx scripts/world-map.ts`.
+// file; test/front-page.test.ts checks it is what this script makes. `npm run data:map`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { feature } from "topojson-client";
