@@ -45,7 +45,7 @@ function serveHttp(config: Config): void {
     // PORT=0 takes any free port: the block names the one taken.
     const base = config.port === 0 ? ctx.links.base.replace(/:0$/, `:${port}`) : ctx.links.base;
     if (process.stdout.isTTY) process.stdout.write(startupBlock({ base, dataSource: config.dataSource, spots: ctx.catalog.spots.length, regions: ctx.catalog.regions.length, logLevel: config.logLevel }));
-    else log.info({ port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
+    else log.info({ port, host: config.host, base, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
   });
   installGracefulShutdown(server, ctx, log);
 }
