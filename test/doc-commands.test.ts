@@ -2,20 +2,19 @@
 // them by reading the documents) either runs here against a real server, exactly as written but for
 // the port, or is named below with the reason it cannot run inside a test. A new command in the docs
 // fails this test until it is one or the other.
-import { execFile } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Catalog } from "../src/catalog/catalog.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { documentedCommands, type DocCommand } from "./helpers/doc-commands.js";
-import { startService, type TestService } from "./helpers/service.js";
+import { freePort } from "./helpers/ports.js";
 
 const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
 
 /** Commands a test cannot run, each with why (and where it is covered instead). */
 const NOT_RUN: { pattern: RegExp; reason: string }[] = [
-  { pattern: /^npm install && npm start$/, reason: "installs dependencies and serves until stopped; test/startup.test.ts starts the same entry and reads what it prints" },
+  { pattern: /^npm install && npm start$/, reason: "npm install would reinstall node_modules under the running suite; npm start is what serves the commands below" },
   { pattern: /^npm install && npm test$/, reason: "the whole suite, of which this test is part" },
   { pattern: /^npm test$/, reason: "the whole suite, of which this test is part" },
   { pattern: /^sudo apt-get install /, reason: "installs system packages" },
@@ -94,15 +93,38 @@ describe("the commands in README.md and docs/", () => {
 });
 
 describe("the runnable commands, against a real server", () => {
-  let svc: TestService;
+  // The service as a reader starts it (npm start, the shipped catalogue, the real clock), on a free
+  // port; the commands compute their dates from today.
+  let base = "";
+  let server: ChildProcess | undefined;
+  let output = "";
   beforeAll(async () => {
-    // The shipped catalogue and the real time: the commands compute their dates from today.
-    svc = await startService({ now: new Date().toISOString(), catalog: Catalog.load() });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn("npm", ["start"], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    server.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+    server.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+    // Waits on readiness (the server's own signal), not on a fixed time.
+    for (const until = Date.now() + 240_000; ; await new Promise((r) => setTimeout(r, 250))) {
+      if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}:\n${output}`);
+      if ((await fetch(`${base}/readyz`).then((r) => r.status, () => 0)) === 200) break;
+      if (Date.now() > until) throw new Error(`npm start was not ready within 240 s:\n${output}`);
+    }
+  }, 250_000);
+  afterAll(async () => {
+    if (!server || server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server!.once("exit", resolve));
+    process.kill(-server.pid!, "SIGTERM");
+    await exited;
   });
-  afterAll(() => svc.close());
 
   it.each(commands.filter(runnable).map((c) => [label(c), c] as const))("%s", async (_label, c) => {
-    const { code, stdout, stderr } = await run(c, svc.base);
+    const { code, stdout, stderr } = await run(c, base);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     if (!/^curl\b/.test(c.text)) return;
     const body = JSON.parse(stdout) as Record<string, unknown>;
