@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../src/paths.js";
-import { documentedCommands, type DocCommand } from "./helpers/doc-commands.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { documentedCommands, documentedHostConfigs, type DocCommand, type HostConfig } from "./helpers/doc-commands.js";
 import { freePort } from "./helpers/ports.js";
 
 const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
@@ -92,37 +94,37 @@ describe("the commands in README.md and docs/", () => {
   });
 });
 
-describe("the runnable commands, against a real server", () => {
-  // The service as a reader starts it (npm start, the shipped catalogue, the real clock), on a free
-  // port; the commands compute their dates from today.
-  let base = "";
-  let server: ChildProcess | undefined;
-  let output = "";
-  beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn("npm", ["start"], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "warn" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    server.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-    server.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-    // Waits on readiness (the server's own signal), not on a fixed time.
-    for (const until = Date.now() + 240_000; ; await new Promise((r) => setTimeout(r, 250))) {
-      if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}:\n${output}`);
-      if ((await fetch(`${base}/readyz`).then((r) => r.status, () => 0)) === 200) break;
-      if (Date.now() > until) throw new Error(`npm start was not ready within 240 s:\n${output}`);
-    }
-  }, 250_000);
-  afterAll(async () => {
-    if (!server || server.exitCode !== null) return;
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    process.kill(-server.pid!, "SIGTERM");
-    await exited;
+// The service as a reader starts it (npm start, the shipped catalogue, the real clock), on a free
+// port; the commands compute their dates from today.
+let base = "";
+let server: ChildProcess | undefined;
+let output = "";
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn("npm", ["start"], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
+  server.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  server.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  // Waits on readiness (the server's own signal), not on a fixed time.
+  for (const until = Date.now() + 240_000; ; await new Promise((r) => setTimeout(r, 250))) {
+    if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}:\n${output}`);
+    if ((await fetch(`${base}/readyz`).then((r) => r.status, () => 0)) === 200) break;
+    if (Date.now() > until) throw new Error(`npm start was not ready within 240 s:\n${output}`);
+  }
+}, 250_000);
+afterAll(async () => {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server!.once("exit", resolve));
+  process.kill(-server.pid!, "SIGTERM");
+  await exited;
+});
 
+describe("the runnable commands, against a real server", () => {
   it.each(commands.filter(runnable).map((c) => [label(c), c] as const))("%s", async (_label, c) => {
     const { code, stdout, stderr } = await run(c, base);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
@@ -139,4 +141,43 @@ describe("the runnable commands, against a real server", () => {
       expect(body.source).toBeTruthy();
     }
   }, 200_000);
+});
+
+const TOOL_NAMES = ["get_conditions", "list_coverage", "recommend_spot", "best_day"];
+const hostConfigs = documentedHostConfigs();
+/** A host configuration is tried unless it launches the unpublished npm package. */
+const NOT_TRIED = (h: HostConfig) => (h.server.command === "npx" ? "launches the npm package, which is not published yet; npm run package:check runs it from a packed tarball" : null);
+
+describe("the MCP host configurations in README.md and docs/", () => {
+  it("are found by reading the documents: remote URLs and local commands", () => {
+    expect(hostConfigs.filter((h) => h.server.url).length).toBeGreaterThanOrEqual(2);
+    expect(hostConfigs.filter((h) => h.server.command === "node").length).toBeGreaterThanOrEqual(2);
+    expect(hostConfigs.filter((h) => !h.server.url && !h.server.command)).toEqual([]);
+  });
+
+  it.each(hostConfigs.filter((h) => !NOT_TRIED(h)).map((h) => [`${h.doc}:${h.line}: ${JSON.stringify(h.server)}`, h] as const))(
+    "%s connects the official client and lists the four tools",
+    async (_label, h) => {
+      const client = new Client({ name: "docs-host", version: "1" });
+      let stderr = "";
+      const transport = h.server.url
+        ? new StreamableHTTPClientTransport(new URL(h.server.url.replace("http://localhost:3000", base)))
+        : new StdioClientTransport({
+            command: h.server.command === "node" ? process.execPath : h.server.command!,
+            args: (h.server.args ?? []).map((a) => a.replace("/absolute/path/to/ocean-conditions", PROJECT_ROOT)),
+            cwd: PROJECT_ROOT,
+            env: { ...process.env, ...h.server.env, DATA_SOURCE: "offline" } as Record<string, string>,
+            stderr: "pipe",
+          });
+      if (transport instanceof StdioClientTransport) transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+      try {
+        await client.connect(transport, { timeout: 240_000 });
+        const { tools } = await client.listTools(undefined, { timeout: 240_000 });
+        expect(tools.map((t) => t.name), stderr).toEqual(TOOL_NAMES);
+      } finally {
+        await client.close();
+      }
+    },
+    250_000,
+  );
 });

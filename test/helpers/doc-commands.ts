@@ -66,3 +66,25 @@ export function commandsIn(doc: string, text: string): DocCommand[] {
 export function documentedCommands(): DocCommand[] {
   return exampleDocuments().flatMap((path) => commandsIn(relative(PROJECT_ROOT, path), readFileSync(path, "utf8")));
 }
+
+/** One MCP server entry of a host configuration shown in the docs (a ```json block with `mcpServers`). */
+export interface HostConfig {
+  doc: string;
+  line: number;
+  server: { type?: string; url?: string; command?: string; args?: string[]; env?: Record<string, string> };
+}
+
+/** Every MCP host configuration in README.md and docs/*.md. */
+export function documentedHostConfigs(): HostConfig[] {
+  return exampleDocuments().flatMap((path) => {
+    const doc = relative(PROJECT_ROOT, path);
+    const text = readFileSync(path, "utf8");
+    return [...text.matchAll(/^```json\n([\s\S]*?)\n```/gm)]
+      .filter((m) => m[1]!.includes('"mcpServers"'))
+      .flatMap((m) => {
+        const line = text.slice(0, m.index).split("\n").length;
+        const servers = (JSON.parse(m[1]!) as { mcpServers: Record<string, HostConfig["server"]> }).mcpServers;
+        return Object.values(servers).map((server) => ({ doc, line, server }));
+      });
+  });
+}
