@@ -27,7 +27,8 @@ function readConfig(): Config {
 }
 
 function serveHttp(config: Config): void {
-  const log = createLogger(config.logLevel);
+  // On a terminal, readable lines after the start-up block; elsewhere JSON lines.
+  const log = createLogger(config.logLevel, 1, process.stdout.isTTY === true);
   const ctx = createContext({ config, clock: systemClock, log });
   ctx.upstreams?.start();
   const server = createHttpServer();

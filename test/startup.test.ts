@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATA_SOURCES } from "../src/config.js";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { readableLine } from "../src/logger.js";
 import { DATA_MODE_WORDS, startupBlock } from "../src/startup.js";
 
 const children: ChildProcess[] = [];
@@ -50,6 +51,14 @@ describe("the start-up block", () => {
   });
 });
 
+describe("log lines on a terminal", () => {
+  it("read as time, level, message and fields; anything not JSON passes through", () => {
+    const line = JSON.stringify({ level: 40, time: "2026-11-21T19:00:00.000Z", service: "ocean-conditions", upstream: "erddap", breaker: { from: "closed", to: "open" }, msg: "upstream erddap failed" });
+    expect(readableLine(line)).toMatch(/^\d\d:\d\d:\d\d WARN  upstream erddap failed  upstream=erddap breaker=\{"from":"closed","to":"open"\}\n$/);
+    expect(readableLine("not json\n")).toBe("not json\n");
+  });
+});
+
 describe("npm start's entry", () => {
   it("logs JSON lines only when stdout is not a terminal", async () => {
     const out = await start(...SERVICE, /"msg":"listening"/);
@@ -65,7 +74,10 @@ describe("npm start's entry", () => {
   it.skipIf(!existsSync("/usr/bin/script"))("prints the block on a terminal, with the port it took, and the example answers", async () => {
     // util-linux `script` gives the service a pseudo-terminal as stdout.
     const cmd = `${SERVICE[0]} ${SERVICE[1].join(" ")}`;
-    const out = await start("script", ["-qfec", cmd, "/dev/null"], /Ctrl-C stops/);
+    const out = await start("script", ["-qfec", cmd, "/dev/null"], /warmed up: ready/);
+    // Log lines after the block are readable, not JSON.
+    expect(out).toMatch(/\d\d:\d\d:\d\d INFO  warmed up: ready  ms=\d+/);
+    expect(out).not.toMatch(/\{"level":/);
     expect(out).toMatch(/ocean-conditions \d+\.\d+\.\d+: dive and snorkel conditions, \d+ spots in \d+ regions/);
     expect(out).toContain(DATA_MODE_WORDS.offline.split(" ").slice(0, 4).join(" "));
     expect(out).not.toMatch(/"msg":"listening"/);
