@@ -54,7 +54,7 @@ describe("the start-up block", () => {
 describe("log lines on a terminal", () => {
   it("read as time, level, message and fields; anything not JSON passes through", () => {
     const line = JSON.stringify({ level: 40, time: "2026-11-21T19:00:00.000Z", service: "ocean-conditions", upstream: "erddap", breaker: { from: "closed", to: "open" }, msg: "upstream erddap failed" });
-    expect(readableLine(line)).toMatch(/^\d\d:\d\d:\d\d WARN  upstream erddap failed  upstream=erddap breaker=\{"from":"closed","to":"open"\}\n$/);
+    expect(readableLine(line)).toMatch(/^\d\d:\d\d:\d\d WARN {2}upstream erddap failed {2}upstream=erddap breaker=\{"from":"closed","to":"open"\}\n$/);
     expect(readableLine("not json\n")).toBe("not json\n");
   });
 });
@@ -76,7 +76,7 @@ describe("npm start's entry", () => {
     const cmd = `${SERVICE[0]} ${SERVICE[1].join(" ")}`;
     const out = await start("script", ["-qfec", cmd, "/dev/null"], /warmed up: ready/);
     // Log lines after the block are readable, not JSON.
-    expect(out).toMatch(/\d\d:\d\d:\d\d INFO  warmed up: ready  ms=\d+/);
+    expect(out).toMatch(/\d\d:\d\d:\d\d INFO {2}warmed up: ready {2}ms=\d+/);
     expect(out).not.toMatch(/\{"level":/);
     expect(out).toMatch(/ocean-conditions \d+\.\d+\.\d+: dive and snorkel conditions, \d+ spots in \d+ regions/);
     expect(out).toContain(DATA_MODE_WORDS.offline.split(" ").slice(0, 4).join(" "));
