@@ -112,7 +112,7 @@ AI assistants, and pages like the <a href="${links.example_forecast_page}">Hanau
 <p>Add a remote MCP server (a “custom connector”) with this URL; no key is needed:</p>
 <p><code>${links.mcp}</code></p>
 <p>Or, in a desktop host's configuration file:</p>
-<div class="table-wrap"><pre><code>${hostConfig}</code></pre></div>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Host configuration (scrolls sideways on a narrow screen)"><pre><code>${hostConfig}</code></pre></div>
 <p>Then ask it “what will the water be like at Hanauma Bay tomorrow?”. Tools, versions and the card view:
 <a href="${PACKAGE.homepage.replace(/#.*$/, "")}/blob/main/docs/mcp.md">docs/mcp.md</a>.</p>
 </section>
