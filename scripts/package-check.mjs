@@ -124,6 +124,7 @@ async function main() {
   const distBefore = existsSync(join(root, "dist")) ? statSync(join(root, "dist")).ino : null;
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work, "--loglevel=warn"], { cwd: root }));
   if (distBefore !== null && statSync(join(root, "dist"), { throwIfNoEntry: false })?.ino !== distBefore) fail("npm pack replaced dist/ in the checkout");
+  if (distBefore !== null) step("npm pack left the checkout's dist/ in place (prepack builds beside it)");
   const tarball = join(work, packed[0].filename);
   step(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${(packed[0].size / 1024).toFixed(0)} KB`);
   const app = join(work, "app");
