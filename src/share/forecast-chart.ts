@@ -139,7 +139,7 @@ export function forecastChartSvg(c: ChartInput): string {
   }
 
   // Tide panel: the curve between extremes (the same cosine interpolation the forecast uses), then marks.
-  out.push(`<text x="${LEFT}" y="${TIDE.top - 6}" class="panel">Tide (ft above MLLW)</text>`);
+  out.push(`<text x="${LEFT}" y="${TIDE.top - 6}" class="panel">${c.noTide ? "Tide" : "Tide (ft above MLLW)"}</text>`);
   // Marks only where periods are shown (the conditions endpoint's tide_events); the curve runs edge to edge.
   const marked = c.tideEvents.filter((e) => e.time.getTime() >= firstStart && e.time.getTime() < t1);
   const samples: [number, number][] = [];
