@@ -5,7 +5,7 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import { createContext } from "./context.js";
+import { createContext } from "./compose.js";
 import { createApp } from "./http/app.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";

@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import { LRUCache } from "lru-cache";
 import type { Font, default as Satori } from "satori";
-import type { SpotDay } from "../cards/spot-day.js";
 import { splitMetric } from "../format.js";
+import type { SpotCardJson } from "../schemas/decisions.js";
 import { CARD_CACHE_MAX_BYTES, CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { typicalFor } from "../forecast/norms.js";
 import { NO_DATA_COLOR } from "../forecast/tiers.js";
@@ -49,6 +49,24 @@ export interface CardImageModel {
   attribution: string;
 }
 
+/**
+ * What the image is drawn from: a spot-day as the decision layer judges it (src/decisions/spot-day.ts
+ * passes its SpotDay). Declared here as plain values so the renderer, which the service context
+ * holds, never imports the decisions above it.
+ */
+export interface CardImageInput {
+  card: SpotCardJson;
+  date: string;
+  /** Spot-local today, which the relative date label is measured from. */
+  today: string;
+  activity: { label: string } | null;
+  period: { seasonal: boolean } | null;
+  why: string | null;
+  /** Why the spot is not a pick (`code`: an excluded reason or a decision status), or null. */
+  notice: { code: string; title: string; text: string } | null;
+  spot: { region: { decision_support: "full" | "conditions_only" } };
+}
+
 /** The word the score block carries for each notice: a notice means the spot is not a pick. */
 const UNRANKED_WORDS: Record<string, string> = {
   conditions_only: "Not ranked",
@@ -59,13 +77,13 @@ const UNRANKED_WORDS: Record<string, string> = {
 };
 
 /** Why the card's score is not a ranking, or null when it is one (see CardImageModel.unranked). */
-export function unrankedWord(day: Pick<SpotDay, "notice" | "activity" | "spot">): string | null {
+export function unrankedWord(day: Pick<CardImageInput, "notice" | "spot">): string | null {
   if (day.notice) return UNRANKED_WORDS[day.notice.code] ?? (day.notice.code.startsWith("unsuited") ? "Not suited" : "Not ranked");
   // A general card in a region published conditions_only rates conditions but ranks nothing.
   return day.spot.region.decision_support === "conditions_only" ? "Conditions only" : null;
 }
 
-export function cardImageModel(day: SpotDay): CardImageModel {
+export function cardImageModel(day: CardImageInput): CardImageModel {
   const c = day.card;
   const rel = dateLabel(day.date, day.today);
   const abs = shortDate(day.date);
