@@ -408,4 +408,12 @@ describe("card image text and score block", () => {
     expect(r.svg.toLowerCase()).toContain(ranked.tierColor.toLowerCase());
     writeFileSync(join(OUT, "card-not-ranked.png"), await new CardImages().render(unranked));
   });
+
+  it("the forecast page's day rows agree: a day that is not a pick shows its score in grey beside the notice", async () => {
+    const html = await (await svc.get("/spots/lovers-cove-catalina?activity=snorkel")).text();
+    const cells = [...html.matchAll(/<td><span class="tier (tier-[a-z-]+)">[^<]*<\/span><br><small class="note">([^<]*)<\/small><\/td>/g)];
+    const notRanked = cells.filter((m) => m[2] === "Not ranked for snorkeling");
+    expect(notRanked.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(notRanked.map((m) => m[1]))).toEqual(new Set(["tier-none"]));
+  });
 });

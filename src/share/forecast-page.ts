@@ -131,7 +131,7 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
     return html`<tr${raw(d.date === highlight ? ' class="hl"' : "")}>
 <td><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
 <td class="num">${window}</td>
-<td>${d.notice ? html`${pill(card.tier, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
+<td>${d.notice ? html`${pill(null, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
 <td class="num">${metricCell(card.metrics.visibility)}</td>
 <td class="num">${metricCell(card.metrics.swell)}</td>
 <td class="num hide-sm">${metricCell(card.metrics.wind)}</td>
