@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Resvg } from "@resvg/resvg-js";
 import autocannon from "autocannon";
-import satori from "satori";
 import type { AddressInfo } from "node:net";
 import { startStubUpstreams } from "../scripts/stub/upstreams.js";
 import { spotDay } from "../src/decisions/spot-day.js";
@@ -21,10 +20,9 @@ import { FixedClock, systemClock } from "../src/clock.js";
 import { createApp } from "../src/http/app.js";
 import { loadConfig } from "../src/config.js";
 import { createContext } from "../src/compose.js";
-import { CARD_HEIGHT, CARD_WIDTH } from "../src/limits.js";
 import { createLogger } from "../src/logger.js";
 import { PROJECT_ROOT } from "../src/paths.js";
-import { cardElement, cardImageModel, CardImages } from "../src/share/card-image.js";
+import { cardImageModel, CardImages, cardSvg, loadEngine } from "../src/share/card-image.js";
 import { loadCardFonts } from "../src/share/fonts.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { freePort } from "../test/helpers/ports.js";
@@ -432,6 +430,7 @@ async function coldImage() {
   const fonts = loadCardFonts();
   const images = new CardImages({ fonts });
   await images.warm();
+  const engine = await loadEngine(fonts);
   const ours: number[] = [];
   const bare: number[] = [];
   for (const spot of ctx.catalog.spots) {
@@ -440,7 +439,7 @@ async function coldImage() {
     await images.get(model);
     ours.push(performance.now() - t0);
     t0 = performance.now();
-    const svg = await satori(cardElement(model), { width: CARD_WIDTH, height: CARD_HEIGHT, fonts });
+    const svg = await cardSvg(engine, model);
     new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
     bare.push(performance.now() - t0);
   }

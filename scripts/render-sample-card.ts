@@ -25,3 +25,4 @@ const png = await ctx.cardImages.render(cardImageModel(day));
 const out = join(PROJECT_ROOT, "docs", "sample-card.png");
 writeFileSync(out, png);
 console.log(`${out}: ${day.spot.name}, ${day.card.tier_label} ${day.card.score}, ${png.length} bytes (${day.card.image_url})`);
+await ctx.close();

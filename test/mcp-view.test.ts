@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { TIERS } from "../src/forecast/tiers.js";
+import { CHECK_WIDTHS, seriousViolations, SIDEWAYS_OVERFLOW } from "./helpers/axe.js";
 import { describeInBrowser, launchChromium, outputPath } from "./helpers/browser.js";
 import { connectClient, type Connected } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";
@@ -128,6 +129,33 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
     expect(await page.evaluate(() => window.pingView())).toEqual({ result: {} });
     await page.close();
   });
+
+  it("fits 390 and 1280 px and has no serious axe-core violation, for every tool's card in both themes", async () => {
+    const cases = [
+      { tool: "recommend_spot", args: { activity: "snorkel", region: "us-hi-maui", limit: 3 }, selector: "article.card" },
+      { tool: "best_day", args: { activity: "dive", region: "us-hi-kona" }, selector: ".strip .day" },
+      { tool: "get_conditions", args: { spot: "blue-hole-dahab" }, selector: ".credits" },
+      { tool: "recommend_spot", args: { activity: "kite", region: "us-hi-oahu" }, selector: ".error" },
+    ];
+    const found: Record<string, { overflow: number; violations: string[] }> = {};
+    for (const theme of ["light", "dark"] as const) {
+      for (const c of cases) {
+        const { page, view } = await host(c.tool, c.args, theme);
+        await expect.poll(() => view.locator(c.selector).count()).toBeGreaterThan(0);
+        for (const width of CHECK_WIDTHS) {
+          // The host gives the view a frame of this width, as a phone or a wide chat column would.
+          await page.setViewportSize({ width: width + 40, height: 1150 });
+          await page.evaluate((w) => (document.querySelector("iframe")!.style.width = `${w}px`), width);
+          await expect.poll(() => view.evaluate<number>("window.innerWidth")).toBe(width);
+          const overflow = await view.evaluate<number>(SIDEWAYS_OVERFLOW);
+          const violations = await seriousViolations(view);
+          if (overflow > 0 || violations.length > 0) found[`${c.tool} ${JSON.stringify(c.args)} ${theme} ${width}px`] = { overflow, violations };
+        }
+        await page.close();
+      }
+    }
+    expect(found).toEqual({});
+  }, 120_000);
 
   it("shows a tool error's code instead of a card", async () => {
     const { page, view } = await host("recommend_spot", { activity: "kite", region: "us-hi-oahu" });

@@ -5,6 +5,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { recommendSpot } from "../tools/recommend-spot.js";
+import { NO_TIDE_TEXT, NO_TIDE_TITLE } from "../src/share/forecast-page.js";
 import { describeInBrowser, launchChromium, outputPath, recordPageProblems } from "./helpers/browser.js";
 import { startService, type TestService } from "./helpers/service.js";
 
@@ -114,6 +115,34 @@ describeInBrowser("pages in Chromium", () => {
     await mobile.page.screenshot({ path: outputPath("forecast-page-mobile.png"), fullPage: true });
     expect(mobile.problems).toEqual([]);
     await mobile.context.close();
+  });
+
+  it("forecast page of a spot with no tide station says why, instead of an empty tide chart and column", async () => {
+    expect(svc.ctx.catalog.spot("blue-hole-dahab")!.tide_station).toBeNull();
+    const { page, context, problems } = await open("/spots/blue-hole-dahab", { width: 1280, height: 900 });
+    const note = page.locator("section.no-tide");
+    expect(await note.locator("h3").textContent()).toBe(NO_TIDE_TITLE);
+    expect(await note.locator("p").textContent()).toBe(NO_TIDE_TEXT);
+    expect(NO_TIDE_TEXT).toMatch(/no harmonic tide station within \d+ km/);
+    // The chart's tide panel carries the reason, not an empty frame; no curve, no marks.
+    expect(await page.locator("svg.forecast-chart text.no-tide-text").textContent()).toMatch(/^No tide: no tide station within \d+ km/);
+    expect(await page.locator("svg.forecast-chart path.tide").count()).toBe(0);
+    expect(await page.locator("svg.forecast-chart circle.tide-mark").count()).toBe(0);
+    // No Tides/Tide column in either table, and the legend has no tide key.
+    const headers = await page.locator("table th").allTextContents();
+    expect(headers).not.toContain("Tides");
+    expect(headers).not.toContain("Tide");
+    expect(await page.locator(".legend i.tide").count()).toBe(0);
+    expect(await page.locator("section.now").textContent()).toContain("tide not available (no station)");
+    await page.screenshot({ path: outputPath("forecast-page-no-tide.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await context.close();
+
+    // A spot with a station shows none of this.
+    const tidal = await open("/spots/sharks-cove", { width: 1280, height: 900 });
+    expect(await tidal.page.locator("section.no-tide").count()).toBe(0);
+    expect(await tidal.page.locator("table th").allTextContents()).toContain("Tides");
+    await tidal.context.close();
   });
 
   it("unknown spot: a 404 HTML page", async () => {

@@ -9,7 +9,8 @@ import { Catalog } from "../src/catalog/catalog.js";
 import { RegionRecord } from "../src/catalog/schema.js";
 import { spotDay } from "../src/decisions/spot-day.js";
 import { DATA_DIR } from "../src/paths.js";
-import { CardImages, cardImageModel, type CardImageModel } from "../src/share/card-image.js";
+import { CardImages, cardImageModel, cardSvg, fit, loadEngine, type CardImageModel, type Engine } from "../src/share/card-image.js";
+import { UNRANKED_TEST_REGION } from "./helpers/catalog.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { expectProblem } from "./helpers/problem.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
@@ -315,5 +316,104 @@ describe("share page and forecast page (HTML)", () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe("card image text and score block", () => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await loadEngine();
+  });
+
+  /** Every text drawn (satori writes one <text> per word when fonts are not embedded). */
+  const drawn = async (m: CardImageModel) => {
+    const svg = await cardSvg(engine, m, { embedFont: false });
+    return { svg, words: [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((x) => x[1]!) };
+  };
+
+  it("fit measures with the font: a wider string gets a smaller size or more lines, never more than the room", () => {
+    const w = engine.widths;
+    expect(w.width("WWWW", 30, 800)).toBeGreaterThan(w.width("iiii", 30, 800));
+    expect(w.width("12 kt NE gusting 18", 30, 800)).toBeCloseTo(2 * w.width("12 kt NE gusting 18", 15, 800), 6);
+    const short = fit(w, "12 kt NE", 300, { max: 30, min: 20, weight: 800 });
+    expect(short).toEqual({ size: 30, lines: 1 });
+    const long = fit(w, "23 kt NNE gusting 35", 300, { max: 30, min: 20, weight: 800 });
+    expect(long.size).toBeLessThan(30);
+    expect(w.width("23 kt NNE gusting 35", long.size, 800)).toBeLessThanOrEqual(300);
+    const wrapped = fit(w, "a much longer notice title than one line can ever hold", 300, { max: 30, min: 24, weight: 800, maxLines: 2 });
+    expect(wrapped.lines).toBe(2);
+  });
+
+  it("draws every text whole on every shipped spot's card and on extreme values: no ellipsis anywhere", async () => {
+    const shipped = await startService({ catalog: Catalog.load() });
+    try {
+      const cut: string[] = [];
+      // The longest names, and one spot per region (its name, its activities, its sentences): a
+      // card of every spot would take a minute on a small machine.
+      const spots = shipped.ctx.catalog.spots;
+      const longest = [...spots].sort((a, b) => b.name.length - a.name.length).slice(0, 25);
+      const perRegion = [...new Map(spots.map((x) => [x.region.id, x])).values()];
+      for (const spot of new Set([...longest, ...perRegion])) {
+        const m = cardImageModel(await spotDay({ spot: spot.id, date: "2026-11-22", activity: "dive" }, shipped.ctx));
+        const { words } = await drawn(m);
+        if (words.some((t) => t.includes("…"))) cut.push(`${spot.id}: ${words.join("")}`);
+      }
+      const base = cardImageModel(await spotDay({ spot: "kealakekua-bay", date: "2026-11-22", activity: "spearfish" }, shipped.ctx));
+      const extreme: CardImageModel = {
+        ...base,
+        spotName: "Kealakekua Bay (Kaʻawaloa / Cook Monument) and the Long Reef Wall",
+        regionName: "Dahab & Ras Abu Galum Protectorate, South Sinai",
+        dateText: "Typical for late November · Wed, Nov 25",
+        metrics: [
+          { label: "Visibility", value: "100 ft", sub: "30.5 m" },
+          { label: "Swell", value: "12.5 ft WNW @ 16 s", sub: "3.8 m" },
+          { label: "Wind", value: "23 kt NNE gusting 35", sub: "strong breeze · 43 km/h" },
+          { label: "Water", value: "100 °F", sub: "37.8 °C" },
+        ],
+        notice: { title: "Not suited to breath-hold spearfishing", text: "x ".repeat(10) + (base.notice?.text ?? "").repeat(2) },
+        attribution: "Ocean Conditions · https://forecasts.dive-shop.example.com/ocean-conditions",
+      };
+      const { words } = await drawn(extreme);
+      if (words.some((t) => t.includes("…"))) cut.push(`extreme: ${words.join("")}`);
+      writeFileSync(join(OUT, "card-long-texts.png"), await new CardImages().render(extreme));
+      expect(cut).toEqual([]);
+      // The "12 kt NE…" case from the report: the wind value is drawn whole.
+      const windy = await drawn({ ...base, metrics: base.metrics.map((x) => (x.label === "Wind" ? { ...x, value: "12 kt NE gusting 18" } : x)) });
+      expect(windy.words.join("")).toContain("12 kt NE gusting 18");
+    } finally {
+      await shipped.close();
+    }
+  }, 120_000);
+
+  it("a score that is not ranked looks it: grey, named a conditions score, with the reason, and no tier colour", async () => {
+    const unranked = cardImageModel(await spotDay({ spot: "lovers-cove-catalina", date: "2026-11-22", activity: "snorkel" }, svc.ctx));
+    expect(svc.ctx.catalog.spot("lovers-cove-catalina")!.region.id).toBe(UNRANKED_TEST_REGION);
+    expect(unranked.notice?.title).toBe("Not ranked for snorkeling");
+    expect(unranked.unranked).toBe("Not ranked");
+    const u = await drawn(unranked);
+    const text = u.words.join("");
+    expect(text).toContain("CONDITIONS SCORE");
+    expect(text).toContain("Not ranked");
+    expect(text).not.toContain(unranked.tierLabel.split(" ")[0]!);
+    expect(u.svg.toLowerCase()).not.toContain(unranked.tierColor.toLowerCase());
+
+    const closed = cardImageModel(await spotDay({ spot: "waikiki-mlcd", date: "2026-11-22", activity: "spearfish" }, svc.ctx));
+    expect(closed.unranked).toBe("Closed");
+
+    const ranked = cardImageModel(await spotDay({ spot: "sharks-cove", date: "2026-11-22", activity: "snorkel" }, svc.ctx));
+    expect(ranked.unranked).toBeNull();
+    const r = await drawn(ranked);
+    expect(r.words.join("")).toContain(ranked.tierLabel.split(" ")[0]!);
+    expect(r.words.join("")).not.toContain("CONDITIONS SCORE");
+    expect(r.svg.toLowerCase()).toContain(ranked.tierColor.toLowerCase());
+    writeFileSync(join(OUT, "card-not-ranked.png"), await new CardImages().render(unranked));
+  });
+
+  it("the forecast page's day rows agree: a day that is not a pick shows its score in grey beside the notice", async () => {
+    const html = await (await svc.get("/spots/lovers-cove-catalina?activity=snorkel")).text();
+    const cells = [...html.matchAll(/<td><span class="tier (tier-[a-z-]+)">[^<]*<\/span><br><small class="note">([^<]*)<\/small><\/td>/g)];
+    const notRanked = cells.filter((m) => m[2] === "Not ranked for snorkeling");
+    expect(notRanked.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(notRanked.map((m) => m[1]))).toEqual(new Set(["tier-none"]));
   });
 });

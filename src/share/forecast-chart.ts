@@ -32,6 +32,8 @@ export interface ChartInput {
   tideEvents: readonly TideEvent[];
   /** A day to outline (from ?date=), or null. */
   highlight: string | null;
+  /** Said in the tide panel when the spot has no tide to draw (no station within reach), else null. */
+  noTide?: string | null;
 }
 
 // Layout in viewBox units; the page scales the SVG to its width (with a minimum so text stays legible).
@@ -137,7 +139,7 @@ export function forecastChartSvg(c: ChartInput): string {
   }
 
   // Tide panel: the curve between extremes (the same cosine interpolation the forecast uses), then marks.
-  out.push(`<text x="${LEFT}" y="${TIDE.top - 6}" class="panel">Tide (ft above MLLW)</text>`);
+  out.push(`<text x="${LEFT}" y="${TIDE.top - 6}" class="panel">${c.noTide ? "Tide" : "Tide (ft above MLLW)"}</text>`);
   // Marks only where periods are shown (the conditions endpoint's tide_events); the curve runs edge to edge.
   const marked = c.tideEvents.filter((e) => e.time.getTime() >= firstStart && e.time.getTime() < t1);
   const samples: [number, number][] = [];
@@ -164,6 +166,10 @@ export function forecastChartSvg(c: ChartInput): string {
       out.push(`<circle class="tide-mark ${e.type}" cx="${n(ex)}" cy="${n(ey)}" r="3.5" fill="${e.type === "high" ? PALETTE.visibility : PALETTE.tide}"><title>${esc(tip)}</title></circle>`);
       out.push(`<text x="${n(ex)}" y="${n(e.type === "high" ? ey - 7 : ey + 15)}" text-anchor="middle" class="mark">${esc(label)}</text>`);
     }
+  } else if (c.noTide) {
+    // No curve to draw: the panel says why instead of standing empty.
+    out.push(`<rect class="no-tide" x="${LEFT}" y="${TIDE.top + 6}" width="${PLOT_W}" height="${TIDE.h - 12}" rx="6" fill="#F1F3F6"/>`);
+    out.push(`<text x="${n(LEFT + PLOT_W / 2)}" y="${TIDE.top + TIDE.h / 2 + 5}" text-anchor="middle" class="no-tide-text">${esc(c.noTide)}</text>`);
   }
 
   // Time axis: 06, 12 and 18 local on every day.
@@ -175,8 +181,9 @@ export function forecastChartSvg(c: ChartInput): string {
   }
 
   const title = `Forecast chart: ${scored.length} three-hour periods over ${c.days} days`;
-  const desc =
-    "Bars show each period's score, coloured by tier; the blue line is visibility in feet; the grey curve is the tide with high (H) and low (L) marks; shaded bands are night.";
+  const desc = `Bars show each period's score, coloured by tier; the blue line is visibility in feet; ${
+    samples.length > 1 ? "the grey curve is the tide with high (H) and low (L) marks" : "no tide is drawn (no tide station within reach)"
+  }; shaded bands are night.`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="chart-title chart-desc" class="forecast-chart">` +
     `<title id="chart-title">${esc(title)}</title><desc id="chart-desc">${esc(desc)}</desc>` +

@@ -8,6 +8,7 @@ import { TIERS } from "../forecast/tiers.js";
 import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, tierLabelFor } from "../forecast/norms.js";
 import { formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } from "../format.js";
 import { HORIZON_DAYS } from "../limits.js";
+import { TIDE_STATION_MAX_KM } from "../catalog/schema.js";
 import { optionalString, type Raw } from "../params.js";
 import type { ConditionsJson } from "../schemas/conditions.js";
 import type { ErrorCode } from "../errors.js";
@@ -41,6 +42,14 @@ function metricCell(v: string | null): RawHtml {
   return sub === null ? html`${value}` : html`${value}<span class="alt"> (${sub})</span>`;
 }
 
+/** Said on the forecast page of a spot with no tide station, in place of an empty tide chart and column. */
+export const NO_TIDE_TITLE = "No tide for this spot";
+export const NO_TIDE_TEXT =
+  `The tide database this service predicts from has no harmonic tide station within ${TIDE_STATION_MAX_KM} km of this spot, ` +
+  "and a farther station's tide belongs to another basin, so no tide is shown rather than a borrowed one. " +
+  "Visibility here carries no tide adjustment. Ask a local dive centre or check a local tide table for tide times.";
+const NO_TIDE_CHART = `No tide: no tide station within ${TIDE_STATION_MAX_KM} km of this spot (see below the chart)`;
+
 export interface RenderedPage {
   html: string;
   /** The hour the forecast behind the page was built for. */
@@ -56,6 +65,7 @@ export const FORECAST_PAGE_ERRORS = ["missing_location", "one_spot_per_request",
 export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext): Promise<RenderedPage> {
   const c: ConditionsJson = await getConditions({ spot: input.spot }, ctx);
   const spot = ctx.catalog.spot(c.spot.id)!;
+  const hasTide = spot.tide_station !== null;
   const tz = spot.timezone;
   const today = localDate(ctx.clock.now(), tz);
   const lastDay = addDays(today, HORIZON_DAYS - 1);
@@ -89,6 +99,7 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
     })),
     tideEvents,
     highlight,
+    noTide: hasTide ? null : NO_TIDE_CHART,
   });
 
   const tidesOn = (date: string) => c.tide_events.filter((e) => e.time.slice(0, 10) === date);
@@ -103,14 +114,14 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
 · swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"}
 · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"}
 · water ${formatTemp(c.now.water_temp_c) ?? "unknown"}
-· tide ${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}
+· tide ${hasTide ? `${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}` : "not available (no station)"}
 ${c.now.why ? html`<br><span>${c.now.why}</span>` : raw("")}
 </section>`
     : raw("");
 
   const legend = html`<div class="legend" aria-hidden="true">
 ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${t.min > 0 ? `≥ ${t.min}` : `< ${TIERS[i - 1]?.min ?? ""}`}</span>`)}
-<span><i class="vis"></i>Visibility</span><span><i class="tide"></i>Tide</span><span><i class="night"></i>Night</span>
+<span><i class="vis"></i>Visibility</span>${hasTide ? html`<span><i class="tide"></i>Tide</span>` : raw("")}<span><i class="night"></i>Night</span>
 </div>`;
 
   const dayRows = days.map((d) => {
@@ -120,12 +131,12 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
     return html`<tr${raw(d.date === highlight ? ' class="hl"' : "")}>
 <td><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
 <td class="num">${window}</td>
-<td>${d.notice ? html`${pill(card.tier, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
+<td>${d.notice ? html`${pill(null, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
 <td class="num">${metricCell(card.metrics.visibility)}</td>
 <td class="num">${metricCell(card.metrics.swell)}</td>
 <td class="num hide-sm">${metricCell(card.metrics.wind)}</td>
 <td class="num hide-sm">${metricCell(card.metrics.water_temp)}</td>
-<td class="num hide-sm">${tides.map((t, i) => (i === 0 ? t : html`<br>${t}`))}</td>
+${hasTide ? html`<td class="num hide-sm">${tides.map((t, i) => (i === 0 ? t : html`<br>${t}`))}</td>` : raw("")}
 </tr>`;
   });
 
@@ -136,13 +147,13 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
 <td class="num">${p.visibility_ft === null ? "–" : `${p.visibility_ft} ft`}</td>
 <td class="num">${p.swell_height_ft === null ? "–" : `${p.swell_height_ft} ft`}${p.swell_period_s === null ? "" : ` @ ${Math.round(p.swell_period_s)} s`}</td>
 <td class="num">${p.wind_speed_kt === null ? "–" : `${Math.round(p.wind_speed_kt)} kt`}</td>
-<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height_ft === null ? "" : ` ${p.tide_height_ft} ft`}</td>
+${hasTide ? html`<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height_ft === null ? "" : ` ${p.tide_height_ft} ft`}</td>` : raw("")}
 </tr>`,
   );
 
   const dayTable: RawHtml = html`<p class="sub">Best daylight window each day${doing ? ` for ${doing}` : ""} (starts 06:00–17:59). Tap a day to share it.</p>
 <div class="table-wrap"><table>
-<thead><tr><th>Day</th><th>Window</th><th>Rating</th><th>Visibility</th><th>Swell</th><th class="hide-sm">Wind</th><th class="hide-sm">Water</th><th class="hide-sm">Tides</th></tr></thead>
+<thead><tr><th>Day</th><th>Window</th><th>Rating</th><th>Visibility</th><th>Swell</th><th class="hide-sm">Wind</th><th class="hide-sm">Water</th>${hasTide ? html`<th class="hide-sm">Tides</th>` : raw("")}</tr></thead>
 <tbody>${dayRows}</tbody>
 </table></div>`;
 
@@ -161,15 +172,16 @@ ${now}
 <h2>Next 7 days</h2>
 ${legend}
 <p class="swipe">Swipe the chart sideways to see the whole week.</p>
-<figure class="chart" aria-label="7-day chart">${raw(chart)}</figure>
+<figure class="chart" aria-label="7-day chart" tabindex="0">${raw(chart)}</figure>
+${hasTide ? raw("") : html`<section class="no-tide" aria-labelledby="no-tide-title"><h3 id="no-tide-title">${NO_TIDE_TITLE}</h3><p>${NO_TIDE_TEXT}</p></section>`}
 ${dayTable}
 <details${raw(highlight ? " open" : "")}><summary>Every 3-hour period (${c.periods.length})</summary>
 <div class="table-wrap"><table>
-<thead><tr><th>Period</th><th>Score</th><th>Visibility</th><th>Swell</th><th>Wind</th><th class="hide-sm">Tide</th></tr></thead>
+<thead><tr><th>Period</th><th>Score</th><th>Visibility</th><th>Swell</th><th>Wind</th>${hasTide ? html`<th class="hide-sm">Tide</th>` : raw("")}</tr></thead>
 <tbody>${periodRows}</tbody>
 </table></div>
 </details>
-<p>Visibility is a ${c.data_quality.visibility_source ?? "unknown"} estimate; data freshness: ${c.data_quality.freshness ?? "unknown"}. Tide heights are feet above MLLW. JSON: <a href="${ctx.links.conditions(spot.id)}">conditions for this spot</a>.</p>
+<p>Visibility is a ${c.data_quality.visibility_source ?? "unknown"} estimate; data freshness: ${c.data_quality.freshness ?? "unknown"}. ${hasTide ? "Tide heights are feet above MLLW. " : ""}JSON: <a href="${ctx.links.conditions(spot.id)}">conditions for this spot</a>.</p>
 ${creditsFooter(c.data_credits, c.attribution)}`;
 
   return { html: page({ title, head, body, homeUrl: ctx.links.base }), builtFor: forecast.now };

@@ -61,6 +61,7 @@ h2{font-size:20px;margin:28px 0 8px}
 .cta{display:inline-block;background:var(--navy);color:#fff;text-decoration:none;font-weight:700;padding:12px 18px;border-radius:10px;margin:8px 0}
 .tier{display:inline-block;border-radius:6px;padding:0 8px;font-weight:700;white-space:nowrap}
 ul.caveats{padding-left:20px;max-width:900px}
+main p,main li,main dd{overflow-wrap:anywhere}
 .now{background:#fff;border-radius:12px;padding:12px 16px;margin:12px 0;box-shadow:0 1px 4px rgba(11,31,51,.12)}
 .chart{background:#fff;border-radius:12px;padding:8px;margin:12px 0;box-shadow:0 1px 4px rgba(11,31,51,.12);overflow-x:auto}
 .swipe{display:none;font-size:13px;color:#4A5B6E;margin:4px 0 0}
@@ -74,7 +75,12 @@ ul.caveats{padding-left:20px;max-width:900px}
 .forecast-chart .score,.forecast-chart .mark{font-size:11px}
 .forecast-chart .score.on-light{fill:${PALETTE.navy};font-weight:700}
 .forecast-chart .score.on-dark{fill:#FFFFFF;font-weight:700}
-.forecast-chart .lbl{font-size:12px;fill:#8A94A6}
+.forecast-chart .lbl{font-size:12px;fill:#5B6B7F}
+.forecast-chart .no-tide-text{font-size:15px;fill:#2A3B4E}
+.chart:focus-visible{outline:3px solid #0B5CAD;outline-offset:2px}
+.no-tide{background:#fff;border-left:4px solid ${PALETTE.tide};border-radius:8px;padding:8px 14px;margin:12px 0;max-width:900px}
+.no-tide h3{font-size:16px;margin:0 0 4px}
+.no-tide p{margin:0}
 .legend{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:14px;margin:6px 0}
 .legend span{display:inline-flex;align-items:center;gap:6px}
 .legend i{display:inline-block;width:14px;height:14px;border-radius:3px}

@@ -1,0 +1,57 @@
+// Every page the service serves, in real Chromium at a phone's and a laptop's width: nothing wider
+// than the viewport, and axe-core finds no critical or serious accessibility violation. One browser
+// and one page per width, reused across the list. The MCP Apps view is checked the same way in
+// mcp-view.test.ts (it needs a host). Adding a page is one line in PAGES.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { CHECK_WIDTHS, seriousViolations, SIDEWAYS_OVERFLOW } from "./helpers/axe.js";
+import { describeInBrowser, launchChromium, recordPageProblems } from "./helpers/browser.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+/** Dates are within the pinned clock's horizon (helpers/service.ts: 2026-11-21). */
+const PAGES: { path: string; status?: number; why: string }[] = [
+  { path: "/s/sharks-cove/2026-11-22?activity=snorkel", why: "share page of a ranked pick" },
+  { path: "/s/hanauma-bay/2026-11-22?activity=snorkel", why: "share page whose caveats carry long bare URLs" },
+  { path: "/s/lovers-cove-catalina/2026-11-22?activity=snorkel", why: "share page of a region that is not ranked" },
+  { path: "/s/waikiki-mlcd/2026-11-22?activity=spearfish", why: "share page of a spot closed to the activity" },
+  { path: "/spots/sharks-cove?date=2026-11-23&activity=snorkel", why: "forecast page with a highlighted day" },
+  { path: "/spots/blue-hole-dahab", why: "forecast page of a Red Sea spot with no tide station" },
+  { path: "/spots/cirkewwa", why: "forecast page of a Malta spot with no tide station" },
+  { path: "/docs", why: "developer docs and API reference" },
+  { path: "/s/no-such-spot/2026-11-22", status: 404, why: "error page" },
+];
+
+describeInBrowser("every served page at 390 and 1280 px: fits the width, no serious axe-core violation", () => {
+  let svc: TestService;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    svc = await startService();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.close();
+  });
+
+  for (const width of CHECK_WIDTHS) {
+    it(`at ${width} px`, async () => {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page: Page = await context.newPage();
+      const problems = recordPageProblems(page);
+      const found: Record<string, { overflow: number; violations: string[]; problems: string[] }> = {};
+      for (const p of PAGES) {
+        const seen = problems.length;
+        const res = await page.goto(`${svc.base}${p.path}`, { waitUntil: "load" });
+        expect(res?.status(), `${p.path} (${p.why})`).toBe(p.status ?? 200);
+        const overflow = await page.evaluate<number>(SIDEWAYS_OVERFLOW);
+        const violations = await seriousViolations(page);
+        // An error page's own status shows up as a console error; nothing else may.
+        const own = problems.slice(seen).filter((x) => !(p.status && /status of \d+|HTTP \d+:/.test(x)));
+        if (overflow > 0 || violations.length > 0 || own.length > 0) found[p.path] = { overflow, violations, problems: own };
+      }
+      expect(found).toEqual({});
+      await context.close();
+    }, 120_000);
+  }
+});
