@@ -10,6 +10,7 @@ import { startService, type TestService } from "./helpers/service.js";
 
 /** Dates are within the pinned clock's horizon (helpers/service.ts: 2026-11-21). */
 const PAGES: { path: string; status?: number; why: string }[] = [
+  { path: "/", why: "front page" },
   { path: "/s/sharks-cove/2026-11-22?activity=snorkel", why: "share page of a ranked pick" },
   { path: "/s/hanauma-bay/2026-11-22?activity=snorkel", why: "share page whose caveats carry long bare URLs" },
   { path: "/s/lovers-cove-catalina/2026-11-22?activity=snorkel", why: "share page of a region that is not ranked" },
