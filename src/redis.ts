@@ -27,7 +27,7 @@ export type RedisState = "up" | "down" | null;
 
 export function redisState(redis: Redis | null): RedisState {
   if (!redis) return null;
-  return (breakers.get(redis)?.up ?? redis.status === "ready") ? "up" : "down";
+  return redis.status === "ready" && breakers.get(redis)?.up !== false ? "up" : "down";
 }
 
 /** Each connection's breaker: closed (`up`) once Redis has answered a handshake, open after a failure. */
@@ -61,7 +61,10 @@ export function connectRedis(url: string, log: Logger): Redis {
     if (!breaker.up) log.info("redis connected: rate limits, upstream answers, leases and upstream limits shared across instances");
     breaker.up = true;
   });
-  redis.on("error", (err: Error) => down("redis unavailable: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory", err.message));
+  const unavailable = "redis unavailable: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory";
+  redis.on("error", (err: Error) => down(unavailable, err.message));
+  // A server that shuts down closes the connection cleanly, with no error.
+  redis.on("close", () => down(unavailable, "connection closed"));
   // The breaker: a command past its deadline on a ready connection drops that connection.
   const send = redis.sendCommand.bind(redis);
   redis.sendCommand = ((command, stream) => {

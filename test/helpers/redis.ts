@@ -15,6 +15,8 @@ export interface RedisServer {
   port: number;
   /** The server's process id (a test stops it with SIGSTOP to make it hang). */
   pid: number;
+  /** The persistence arguments it was started with (a restart passes them again). */
+  args: string[];
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startRedis(port?: number, persistence: string[] = NO_PERSI
     url: `redis://127.0.0.1:${port}`,
     port,
     pid: proc.pid!,
+    args: persistence,
     stop: () =>
       new Promise<void>((resolve) => {
         if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
