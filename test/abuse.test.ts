@@ -286,3 +286,61 @@ describe("upstream redirects", () => {
     expect(hits).not.toContain("/elsewhere");
   });
 });
+
+describe("pipelining", () => {
+  // A client that writes many pipelined requests and reads none would have Node run every one and
+  // queue every answer: 100 such sockets stalled other clients for seconds and grew memory by 150 MB.
+  it("closes a connection whose client pipelines requests and never reads the answers; others are served meanwhile", async () => {
+    const svc = await service({});
+    const port = Number(new URL(svc.base).port);
+    const PIPELINED = 200;
+    const request = `GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${"x".repeat(3000)}\r\n\r\n`;
+    const greedy = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        new Promise<Socket>((resolve, reject) => {
+          const s = connect({ host: "127.0.0.1", port }, () => {
+            s.pause(); // never reads
+            s.write(request.repeat(PIPELINED));
+            resolve(s);
+          });
+          s.on("error", () => {});
+          s.once("error", reject);
+        }),
+      ),
+    );
+    try {
+      const other = await fetch(`${svc.base}/healthz`, { signal: AbortSignal.timeout(30_000) });
+      expect(other.status).toBe(200);
+      // Each greedy connection was cut off: read now, it holds far fewer than its 200 answers, then ends.
+      const answers = await Promise.all(
+        greedy.map(
+          (s) =>
+            new Promise<number>((resolve) => {
+              let text = "";
+              s.setEncoding("latin1");
+              s.on("data", (d: string) => (text += d));
+              s.once("close", () => resolve(text.split("HTTP/1.1 200 OK").length - 1));
+              s.resume();
+            }),
+        ),
+      );
+      for (const n of answers) expect(n).toBeLessThan(PIPELINED);
+    } finally {
+      for (const s of greedy) s.destroy();
+    }
+  }, 60_000);
+
+  it("answers a short pipeline in order", async () => {
+    const svc = await service({});
+    const port = Number(new URL(svc.base).port);
+    const text = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      const s = connect({ host: "127.0.0.1", port }, () => s.write(`${"GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n".repeat(4)}GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`));
+      s.setEncoding("latin1");
+      s.on("data", (d: string) => (out += d));
+      s.on("error", reject);
+      s.on("close", () => resolve(out));
+    });
+    expect(text.split("HTTP/1.1 200 OK").length - 1).toBe(5);
+  });
+});

@@ -36,6 +36,8 @@ export function createApp(ctx: ServiceContext): RequestListener {
   const withCors = [...common, "Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", EXPOSED_HEADERS];
 
   return (req: IncomingMessage, res: ServerResponse) => {
+    // Closed before it was run (a pipeline too deep for its client's reading: server-hooks.ts).
+    if (req.socket.destroyed) return;
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
