@@ -144,6 +144,22 @@ describe("share images and pages", () => {
     }
   });
 
+  it("bounds one caller's share of the render queue, so another caller's cards are still drawn", async () => {
+    // 8 places (1 drawing, 7 waiting): a caller holds at most 2 of them.
+    const svc = await service({ RENDER_CONCURRENCY: "1", RENDER_QUEUE: "7", TRUST_PROXY: "loopback" });
+    const spots = ["hanauma-bay", "sharks-cove", "electric-beach", "three-tables", "waimea-bay", "china-walls", "magic-island", "kuilima-cove", "pokai-bay"];
+    const greedy = spots.map((s) => svc.get(`/cards/${s}/2026-11-23.png?activity=snorkel`, xff("198.51.100.7")).then((r) => r.status));
+    // Once the greedy caller's refusals are back, its admitted renders are still being drawn (a
+    // worker's first card alone takes about 0.4 s): another caller asks now, and is drawn.
+    const first503 = await Promise.race(greedy.map((p) => p.then((s) => (s === 503 ? s : new Promise<number>(() => {})))));
+    expect(first503).toBe(503);
+    const other = await svc.get("/cards/hanauma-bay/2026-11-24.png?activity=snorkel", xff("203.0.113.9"));
+    expect(other.status).toBe(200);
+    const statuses = await Promise.all(greedy);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(spots.length - 2);
+  });
+
   it("compresses and caches /openapi.json", async () => {
     const svc = await service({});
     const plain = await fetchRaw(svc.base, "/openapi.json", {});
