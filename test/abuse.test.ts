@@ -113,6 +113,19 @@ describe("share images and pages", () => {
     expect((await svc.get("/spots/hanauma-bay")).status).toBe(429);
   });
 
+  it("groups IPv6 render budgets by /48 too: one allocation cannot mint a budget per /64", async () => {
+    const svc = await service({ RATE_LIMIT_RENDERS_PER_HOUR: "1", TRUST_PROXY: "loopback" });
+    const spots = ["hanauma-bay", "sharks-cove", "three-tables", "waimea-bay", "electric-beach", "mahi-wreck", "magic-island", "waikiki-mlcd", "china-walls"];
+    const pages = spots.flatMap((s) => [`/spots/${s}?date=2026-11-22`, `/spots/${s}?date=2026-11-23`]);
+    const statuses = [];
+    // Each page from a fresh /64 of the same /48: 16 budgets of one (RENDERS_PER_NETWORK_FACTOR), then none.
+    for (const [i, page] of pages.slice(0, 17).entries()) statuses.push((await svc.get(page, xff(`2001:db8:7:${(i + 1).toString(16)}::1`))).status);
+    expect(statuses.slice(0, 16).every((s) => s === 200)).toBe(true);
+    expect(statuses[16]).toBe(429);
+    // Another /48 has its own.
+    expect((await svc.get(pages[17]!, xff("2001:db8:8:1::1"))).status).toBe(200);
+  });
+
   it("serves a built page again from cache within the hour without spending the budget", async () => {
     const svc = await service({ RATE_LIMIT_RENDERS_PER_HOUR: "1" });
     const first = await svc.get("/spots/hanauma-bay");
