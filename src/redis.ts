@@ -46,7 +46,7 @@ export function connectRedis(url: string, log: Logger): Redis {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 2000,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // The deadline is applied below (sendCommand), not by the client's own commandTimeout.
     lazyConnect: false,
     // Commands in flight when the connection drops are failed, never replayed on the next one.
     autoResendUnfulfilledCommands: false,
@@ -65,18 +65,34 @@ export function connectRedis(url: string, log: Logger): Redis {
   redis.on("error", (err: Error) => down(unavailable, err.message));
   // A server that shuts down closes the connection cleanly, with no error.
   redis.on("close", () => down(unavailable, "connection closed"));
-  // The breaker: a command past its deadline on a ready connection drops that connection.
+  // The breaker: a command past its deadline fails, and on a ready connection drops that connection.
+  // The deadline is measured on this process's loop, so a loop held up by other work (a busy
+  // machine, a long computation) must not count as Redis not answering: when the timer fires, the
+  // answer may already be waiting unread on the socket, because timers run before I/O in a loop
+  // turn. So the check is deferred to the same turn's check phase (setImmediate), after I/O has
+  // been read: only a command still unanswered then has timed out.
   const send = redis.sendCommand.bind(redis);
   redis.sendCommand = ((command, stream) => {
     const reply = send(command, stream);
-    command.promise.catch((err: unknown) => {
-      if (err instanceof Error && err.message === TIMED_OUT && breaker.up) {
-        down("redis not answering: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory", `${command.name}: no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`);
-        // Destroyed, not ended: a hung server never acknowledges a polite close. The client then
-        // fails what is in flight and reconnects on its own.
-        redis.stream.destroy();
-      }
-    });
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          command.reject(new Error(TIMED_OUT));
+          if (!breaker.up) return;
+          down("redis not answering: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory", `${command.name}: no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`);
+          // Destroyed, not ended: a hung server never acknowledges a polite close. The client then
+          // fails what is in flight and reconnects on its own.
+          redis.stream.destroy();
+        }),
+      REDIS_COMMAND_TIMEOUT_MS,
+    );
+    const done = () => {
+      settled = true;
+      clearTimeout(timer);
+    };
+    command.promise.then(done, done);
     return reply;
   }) as typeof redis.sendCommand;
   return redis;
