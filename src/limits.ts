@@ -43,6 +43,14 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 /**
+ * Pipelining (src/http/server-hooks.ts): Node runs every pipelined request as soon as it is read and
+ * queues its response behind the earlier ones, so a client that writes many and reads none would
+ * hold the loop and memory. A connection with more than this many requests unanswered, or more than
+ * MAX_UNREAD_RESPONSE_BYTES of answers its client has not read, is closed.
+ */
+export const MAX_PIPELINED_REQUESTS = 16;
+export const MAX_UNREAD_RESPONSE_BYTES = 1024 * 1024;
+/**
  * Open-Meteo's free tier, per client IP: requests running at once, and weighted calls per UTC
  * minute, hour and day (open-meteo RateLimiter.swift; open-meteo#1493, #1295).
  */

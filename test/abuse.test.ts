@@ -113,6 +113,19 @@ describe("share images and pages", () => {
     expect((await svc.get("/spots/hanauma-bay")).status).toBe(429);
   });
 
+  it("groups IPv6 render budgets by /48 too: one allocation cannot mint a budget per /64", async () => {
+    const svc = await service({ RATE_LIMIT_RENDERS_PER_HOUR: "1", TRUST_PROXY: "loopback" });
+    const spots = ["hanauma-bay", "sharks-cove", "three-tables", "waimea-bay", "electric-beach", "mahi-wreck", "magic-island", "waikiki-mlcd", "china-walls"];
+    const pages = spots.flatMap((s) => [`/spots/${s}?date=2026-11-22`, `/spots/${s}?date=2026-11-23`]);
+    const statuses = [];
+    // Each page from a fresh /64 of the same /48: 16 budgets of one (RENDERS_PER_NETWORK_FACTOR), then none.
+    for (const [i, page] of pages.slice(0, 17).entries()) statuses.push((await svc.get(page, xff(`2001:db8:7:${(i + 1).toString(16)}::1`))).status);
+    expect(statuses.slice(0, 16).every((s) => s === 200)).toBe(true);
+    expect(statuses[16]).toBe(429);
+    // Another /48 has its own.
+    expect((await svc.get(pages[17]!, xff("2001:db8:8:1::1"))).status).toBe(200);
+  });
+
   it("serves a built page again from cache within the hour without spending the budget", async () => {
     const svc = await service({ RATE_LIMIT_RENDERS_PER_HOUR: "1" });
     const first = await svc.get("/spots/hanauma-bay");
@@ -142,6 +155,22 @@ describe("share images and pages", () => {
       expect(r.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(await r.json()).toMatchObject({ code: "unavailable", status: 503 });
     }
+  });
+
+  it("bounds one caller's share of the render queue, so another caller's cards are still drawn", async () => {
+    // 8 places (1 drawing, 7 waiting): a caller holds at most 2 of them.
+    const svc = await service({ RENDER_CONCURRENCY: "1", RENDER_QUEUE: "7", TRUST_PROXY: "loopback" });
+    const spots = ["hanauma-bay", "sharks-cove", "electric-beach", "three-tables", "waimea-bay", "china-walls", "magic-island", "kuilima-cove", "pokai-bay"];
+    const greedy = spots.map((s) => svc.get(`/cards/${s}/2026-11-23.png?activity=snorkel`, xff("198.51.100.7")).then((r) => r.status));
+    // Once the greedy caller's refusals are back, its admitted renders are still being drawn (a
+    // worker's first card alone takes about 0.4 s): another caller asks now, and is drawn.
+    const first503 = await Promise.race(greedy.map((p) => p.then((s) => (s === 503 ? s : new Promise<number>(() => {})))));
+    expect(first503).toBe(503);
+    const other = await svc.get("/cards/hanauma-bay/2026-11-24.png?activity=snorkel", xff("203.0.113.9"));
+    expect(other.status).toBe(200);
+    const statuses = await Promise.all(greedy);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(spots.length - 2);
   });
 
   it("compresses and caches /openapi.json", async () => {
@@ -284,5 +313,63 @@ describe("upstream redirects", () => {
     expect(r.status).toBe(200);
     expect(hits.length).toBeGreaterThan(0);
     expect(hits).not.toContain("/elsewhere");
+  });
+});
+
+describe("pipelining", () => {
+  // A client that writes many pipelined requests and reads none would have Node run every one and
+  // queue every answer: 100 such sockets stalled other clients for seconds and grew memory by 150 MB.
+  it("closes a connection whose client pipelines requests and never reads the answers; others are served meanwhile", async () => {
+    const svc = await service({});
+    const port = Number(new URL(svc.base).port);
+    const PIPELINED = 200;
+    const request = `GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${"x".repeat(3000)}\r\n\r\n`;
+    const greedy = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        new Promise<Socket>((resolve, reject) => {
+          const s = connect({ host: "127.0.0.1", port }, () => {
+            s.pause(); // never reads
+            s.write(request.repeat(PIPELINED));
+            resolve(s);
+          });
+          s.on("error", () => {});
+          s.once("error", reject);
+        }),
+      ),
+    );
+    try {
+      const other = await fetch(`${svc.base}/healthz`, { signal: AbortSignal.timeout(30_000) });
+      expect(other.status).toBe(200);
+      // Each greedy connection was cut off: read now, it holds far fewer than its 200 answers, then ends.
+      const answers = await Promise.all(
+        greedy.map(
+          (s) =>
+            new Promise<number>((resolve) => {
+              let text = "";
+              s.setEncoding("latin1");
+              s.on("data", (d: string) => (text += d));
+              s.once("close", () => resolve(text.split("HTTP/1.1 200 OK").length - 1));
+              s.resume();
+            }),
+        ),
+      );
+      for (const n of answers) expect(n).toBeLessThan(PIPELINED);
+    } finally {
+      for (const s of greedy) s.destroy();
+    }
+  }, 60_000);
+
+  it("answers a short pipeline in order", async () => {
+    const svc = await service({});
+    const port = Number(new URL(svc.base).port);
+    const text = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      const s = connect({ host: "127.0.0.1", port }, () => s.write(`${"GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n".repeat(4)}GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`));
+      s.setEncoding("latin1");
+      s.on("data", (d: string) => (out += d));
+      s.on("error", reject);
+      s.on("close", () => resolve(out));
+    });
+    expect(text.split("HTTP/1.1 200 OK").length - 1).toBe(5);
   });
 });

@@ -50,6 +50,17 @@ describe("REST caching headers", () => {
     expect(a.headers.get("etag")).toBe(b.headers.get("etag"));
   });
 
+  it("keeps one answer however many unknown parameters a caller makes up (they are ignored)", async () => {
+    const first = await svc.get("/api/v1/conditions?spot=sharks-cove");
+    const before = svc.ctx.answers.size;
+    for (let i = 0; i < 20; i++) {
+      const r = await svc.get(`/api/v1/conditions?spot=sharks-cove&zz${i}=${i}&cachebuster=${i}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get("etag")).toBe(first.headers.get("etag"));
+    }
+    expect(svc.ctx.answers.size).toBe(before);
+  });
+
   it("serves a new answer once the hour turns", async () => {
     const before = await svc.json<{ issued_at?: string; generated_at?: string }>(COND);
     svc.clock.set("2026-11-21T20:00:00Z");

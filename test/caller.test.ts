@@ -51,13 +51,15 @@ describe("AI fetchers acting for a person", () => {
 });
 
 describe("keys", () => {
-  it("reads a key from Authorization: Bearer or X-Service-Key, the bearer first", () => {
+  it("reads a key from Authorization: Bearer or X-Service-Key; two different keys, or a bearer with more after the key, match no key", () => {
     expect(presentedKey({ authorization: "Bearer oc_live_abcdefgh12" })).toBe("oc_live_abcdefgh12");
     expect(presentedKey({ authorization: "bearer  oc_live_abcdefgh12  " })).toBe("oc_live_abcdefgh12");
     expect(presentedKey({ "x-service-key": "  oc_test_abcdefgh12 " })).toBe("oc_test_abcdefgh12");
-    expect(presentedKey({ authorization: "Bearer oc_live_abcdefgh12", "x-service-key": "oc_test_abcdefgh12" })).toBe("oc_live_abcdefgh12");
+    expect(presentedKey({ authorization: "Bearer oc_live_abcdefgh12", "x-service-key": "oc_live_abcdefgh12" })).toBe("oc_live_abcdefgh12");
+    expect(presentedKey({ authorization: "Bearer oc_live_abcdefgh12", "x-service-key": "oc_test_abcdefgh12" })).toBe("oc_live_abcdefgh12 oc_test_abcdefgh12");
     expect(presentedKey({ authorization: "Basic dXNlcjpwYXNz", "x-service-key": "oc_test_abcdefgh12" })).toBe("oc_test_abcdefgh12");
-    expect(presentedKey({ authorization: "Bearer two words" })).toBeNull();
+    expect(presentedKey({ authorization: "Bearer two words" })).toBe("two words");
+    expect(presentedKey({ authorization: "Bearer " })).toBeNull();
     expect(presentedKey({ authorization: "NotBearer oc_live_abcdefgh12" })).toBeNull();
     expect(presentedKey({ "x-service-key": "   " })).toBeNull();
     expect(presentedKey({})).toBeNull();

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { Catalog } from "../src/catalog/catalog.js";
 import { ENV_VARS } from "../src/config.js";
 import { ALL_ERROR_CODES } from "../src/errors.js";
 import { PROJECT_ROOT } from "../src/paths.js";
@@ -54,6 +55,12 @@ describe("README and docs/", () => {
     const ops = read("docs/operations.md");
     expect(ENV_VARS.length).toBeGreaterThan(10);
     for (const v of ENV_VARS) expect(ops, v).toContain(`\`${v}\``);
+  });
+
+  it("give the AI fetchers' distinct-spot ceiling as half of the shipped catalogue", () => {
+    const total = Catalog.load().spots.length;
+    const [, half, of] = /never past half the catalogue \((\d+) of\s+(\d+) spots/.exec(read("docs/operations.md")) ?? [];
+    expect([Number(half), Number(of)]).toEqual([Math.ceil(total / 2), total]);
   });
 
   it("document every error code the service can answer with in docs/api.md", () => {

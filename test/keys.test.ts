@@ -68,6 +68,13 @@ describe("keyed decisions over REST", () => {
     expectProblem(svc, revoked.status, revoked.body, 401, "key_revoked");
   });
 
+  it("refuses a valid key sent with a different (revoked) one, and a bearer with more after the key, as invalid_key", async () => {
+    const both = await svc.json(REC, { headers: { Authorization: `Bearer ${LIVE}`, "X-Service-Key": REVOKED } });
+    expectProblem(svc, both.status, both.body, 401, "invalid_key");
+    const extra = await svc.json(REC, { headers: { Authorization: `Bearer ${LIVE} extra` } });
+    expectProblem(svc, extra.status, extra.body, 401, "invalid_key");
+  });
+
   it("never accepts a key in the URL, and says so", async () => {
     const r = await svc.json(`${REC}&api_key=${LIVE}`);
     expectProblem(svc, r.status, r.body, 401, "invalid_key");

@@ -80,6 +80,25 @@ describe("2026-07-28: one POST per call", () => {
     const big = callBody("get_conditions", { spot: "hanauma-bay", padding: "x".repeat(MCP_MAX_BODY_BYTES) });
     const res = await post(modernHeaders("tools/call", "get_conditions"), big);
     expect(res.status).toBe(413);
+    // Like every JSON body of the service, it says where it came from.
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, data: { source: { name: "Ocean Conditions" } } } });
+  });
+
+  it("answers initialize with bad params -32602 Invalid params, with source and without a validator dump", async () => {
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+    const res = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: 5 } }));
+    const body = (await res.json()) as { id: number; error: { code: number; message: string; data: { source: unknown } } };
+    expect(body).toMatchObject({ id: 7, error: { code: -32602, data: { source: { name: "Ocean Conditions" } } } });
+    expect(body.error.message).toMatch(/^Invalid params: initialize needs/);
+  });
+
+  it("says a tool named like an Object.prototype member (__proto__, toString) is not found, not disabled", async () => {
+    for (const name of ["__proto__", "toString", "constructor"]) {
+      const res = await post(modernHeaders("tools/call", name), callBody(name, {}));
+      const text = await res.text();
+      expect(text).toContain(`Tool ${name} not found`);
+      expect(text).toContain('"source"');
+    }
   });
 
   it("accepts a notification with 202 and no body", async () => {

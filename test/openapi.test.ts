@@ -160,7 +160,7 @@ describe("OpenAPI document: every route, not just the REST API", () => {
     expect(Object.keys(op("/readyz").responses).sort()).toEqual(["200", "503"]);
     expect(headersOf(op("/readyz"), "503")).toContain("Retry-After");
     const readiness = (doc.components.schemas as Record<string, { properties?: { status?: { enum?: string[] } } }>).Readiness!;
-    expect(readiness.properties!.status!.enum).toEqual(["ok", "starting", "draining"]);
+    expect(readiness.properties!.status!.enum).toEqual(["ok", "degraded", "starting", "draining"]);
   });
 
   it("documents ETag and Cache-Control on REST answers, the rate-limit headers on rate-limited operations, Retry-After on 429 and 503, WWW-Authenticate on 401, Link and X-Request-Id everywhere", () => {

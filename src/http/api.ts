@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
+import { openApiDocument } from "./openapi.js";
 import { listSpots } from "../facts/spots.js";
 import { asServiceError } from "../failures.js";
 import type { Operation } from "../metering/meter.js";
@@ -33,6 +34,25 @@ export const API_ROUTES: Record<string, ApiRoute> = {
   "/api/v1/best-day": { op: "best-day", run: (a, ctx) => bestDay(a, ctx) },
 };
 
+/**
+ * The query parameters an operation documents (its OpenAPI parameters), by operation. Others are
+ * ignored, so they are dropped before the answer cache: `?spot=x&zz=1` and `?spot=x&zz=2` are one
+ * answer, not one per spelling (the meter still sees them all, keys in the URL included).
+ */
+let documented: Map<Operation, Set<string>> | undefined;
+function documentedOnly(route: ApiRoute, args: Args): Args {
+  documented ??= new Map(
+    Object.entries(API_ROUTES).map(([path, r]) => {
+      const op = (openApiDocument("").paths as Record<string, { get: { parameters?: { name: string }[] } }>)[path]!.get;
+      return [r.op, new Set((op.parameters ?? []).map((p) => p.name))];
+    }),
+  );
+  const known = documented.get(route.op)!;
+  const out: Args = {};
+  for (const [k, v] of Object.entries(args)) if (known.has(k)) out[k] = v;
+  return out;
+}
+
 export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
   const state = requestState(res);
   if (state) state.route = req.url!.slice(0, req.url!.length - (query ? query.length + 1 : 0));
@@ -57,7 +77,7 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
     const admission = await ctx.meter.admit(route.op, args, callerOf(ctx, req, res), true);
     let answer;
     try {
-      answer = await ctx.answers.get(route.op, args, (a) => route.run(a as Args, ctx));
+      answer = await ctx.answers.get(route.op, documentedOnly(route, args), (a) => route.run(a as Args, ctx));
     } catch (e) {
       await admission.refund();
       throw e;

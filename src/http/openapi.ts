@@ -392,7 +392,7 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
     "/readyz": simpleGet({
       id: "getReadiness",
       summary: "Readiness",
-      description: "200 once the catalogue and tide data are loaded; 503 while starting and while draining for shutdown (take the instance out of rotation).",
+      description: "200 once the catalogue and tide data are loaded (status `degraded` while Redis is down or not answering: keep the instance in rotation); 503 while starting and while draining for shutdown (take the instance out of rotation).",
       tag: "service",
       content: { "application/json": { schema: ref("schemas", "Readiness") } },
       extra: { "503": { description: "Not ready: starting, or draining for shutdown", headers: headerRefs("Retry-After"), content: { "application/json": { schema: ref("schemas", "Readiness") } } } },

@@ -99,8 +99,9 @@ export function createCardImageRoute(ctx: ServiceContext): (req: IncomingMessage
         return;
       }
       // Only a card that must be drawn counts against the caller's render budget.
-      if (!ctx.cardImages.isReady(card.etag)) await ctx.meter.admitRender(callerOf(ctx, req, res));
-      const { png } = await ctx.cardImages.get(card.model, card.etag);
+      const caller = ctx.cardImages.isReady(card.etag) ? null : callerOf(ctx, req, res);
+      if (caller) await ctx.meter.admitRender(caller);
+      const { png } = await ctx.cardImages.get(card.model, card.etag, caller?.id);
       writeHeadAll(res, 200, [...headers, "Content-Type", "image/png", "Content-Length", String(png.length)]);
       res.end(req.method === "HEAD" ? undefined : png);
     } catch (e) {

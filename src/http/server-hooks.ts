@@ -7,7 +7,7 @@ import type { Duplex } from "node:stream";
 import { callerAddress } from "../metering/caller.js";
 import type { ServiceContext } from "../context.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
-import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, REQUEST_TIMEOUT_MS } from "../limits.js";
+import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_PIPELINED_REQUESTS, MAX_QUERY_BYTES, MAX_UNREAD_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from "../limits.js";
 import { problemBody } from "./problem.js";
 
 export interface ServerTimeouts {
@@ -129,6 +129,11 @@ export const PRESSURED_KEEP_ALIVE_MS = 2_000;
  * flight, oldest first) is closed to make room; only when none is idle is the newcomer refused. Past
  * half of `max`, idle keep-alive connections are kept PRESSURED_KEEP_ALIVE_MS instead of the usual
  * timeout (and the idle ones are closed at once), until the count falls under a quarter.
+ * A connection is also closed when its client pipelines more than MAX_PIPELINED_REQUESTS requests
+ * without reading the answers, or leaves more than MAX_UNREAD_RESPONSE_BYTES of them unread.
+ *
+ * Call before the app's request listener is attached, so an over-deep pipeline is cut off before
+ * its request is run.
  */
 export function limitConnections(server: Server, caps: { max: number; perIp: number }, log?: ServiceContext["log"]): { open(): number } {
   const normalKeepAlive = server.keepAliveTimeout;
@@ -146,11 +151,24 @@ export function limitConnections(server: Server, caps: { max: number; perIp: num
       server.closeIdleConnections();
     }
   };
+  // Requests read from each socket and not yet answered (more than one only when pipelined).
+  const unanswered = new WeakMap<Socket, number>();
+  const overdrawn = (socket: Socket) => socket.writableLength > MAX_UNREAD_RESPONSE_BYTES;
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     idle.delete(socket);
-    res.once("finish", () => {
-      if (!socket.destroyed) idle.add(socket);
+    const n = (unanswered.get(socket) ?? 0) + 1;
+    unanswered.set(socket, n);
+    if (n > MAX_PIPELINED_REQUESTS || overdrawn(socket)) {
+      log?.debug({ address: callerAddress(socket.remoteAddress ?? "unknown"), unanswered: n, unreadBytes: socket.writableLength }, "connection closed: answers not being read");
+      // The app then skips the request (its socket is gone).
+      socket.destroy();
+      return;
+    }
+    res.once("close", () => {
+      unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1);
+      if (overdrawn(socket)) socket.destroy();
+      else if (!socket.destroyed && res.writableFinished) idle.add(socket);
     });
   });
   server.on("connection", (socket: Socket) => {

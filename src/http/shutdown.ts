@@ -11,6 +11,9 @@ import type { ServiceLogger } from "../logger.js";
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
+/** How often a process started by npm looks whether npm is still its parent. */
+const PARENT_CHECK_MS = 1_000;
+
 /** Part of the grace period kept for queued log lines to reach their reader before exiting. */
 const LOG_FLUSH_MS = 500;
 
@@ -46,5 +49,17 @@ export function installGracefulShutdown(
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  // Under `npm start` the process runs below npm and a shell. A supervisor that signals npm ends npm
+  // and the shell, never this process, which is handed to init and would keep the port. So a process
+  // started by npm stops as on SIGTERM once its parent is gone (it has been re-parented).
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(watch);
+      stop("parent exited");
+    }, PARENT_CHECK_MS);
+    watch.unref();
+  }
   return stop;
 }

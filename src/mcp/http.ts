@@ -1,7 +1,8 @@
 // POST /mcp: the Streamable HTTP endpoint (stateless; 2026-07-28 per-request calls and the 2025
 // initialize-then-call eras at one URL), guarded against DNS rebinding by Host and Origin checks,
 // served from node:http. The SDK answers every request it is given, errors included (malformed
-// JSON is its -32700, an oversized body its 413).
+// JSON is its -32700), except what it would answer without `source` or with the wrong code: an
+// oversized body (413), initialize params that do not validate, tool names from Object.prototype.
 //
 // Replayed tool calls skip the SDK: see replay.ts for when a stored response may stand in for the
 // SDK's. Measured in BENCHMARKS.md.
@@ -81,6 +82,28 @@ function versionOrBatchRefusal(req: IncomingMessage, body: unknown, source: Sour
   }
   if (Array.isArray(body)) {
     return jsonRpcError(source, -32600, `Invalid Request: JSON-RPC batches are not accepted; protocol versions ${MCP_PROTOCOL_VERSIONS.join(", ")} send one message per POST.`);
+  }
+  return paramsRefusal(body, source);
+}
+
+/**
+ * Params the SDK would misanswer: an `initialize` whose params do not validate (the SDK says -32603
+ * with its validator's dump), and a tool name that is an Object.prototype member such as
+ * `__proto__` or `toString` (the SDK's lookup finds the prototype's and says "disabled").
+ */
+function paramsRefusal(body: unknown, source: Source): string | null {
+  if (typeof body !== "object" || body === null) return null;
+  const { method, params, id } = body as { method?: unknown; params?: unknown; id?: unknown };
+  const p = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (method === "initialize") {
+    const info = p.clientInfo as Record<string, unknown> | undefined;
+    if (typeof p.protocolVersion !== "string" || !isObject(p.capabilities) || !isObject(info) || typeof info!.name !== "string" || typeof info!.version !== "string") {
+      return jsonRpcError(source, -32602, "Invalid params: initialize needs params.protocolVersion (a string), params.capabilities (an object) and params.clientInfo (an object with name and version strings).", {}, id);
+    }
+  }
+  if (method === "tools/call" && typeof p.name === "string" && p.name in Object.prototype) {
+    return jsonRpcError(source, -32602, `Tool ${p.name} not found`, {}, id);
   }
   return null;
 }
@@ -214,6 +237,13 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     }
     const caller = callerOf(ctx, req, res);
     const { chunks, over } = await readBody(req, MCP_MAX_BODY_BYTES);
+    if (over) {
+      applyCommonHeaders(res);
+      // The rest of the body is not read: the connection is not reused.
+      res.writeHead(413, { "Content-Type": "application/json", Connection: "close" });
+      res.end(jsonRpcError(ctx.source, -32000, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY_BYTES} bytes`));
+      return;
+    }
     if (!over && tooDeep(chunks, MCP_MAX_JSON_DEPTH)) {
       applyCommonHeaders(res);
       res.writeHead(400, { "Content-Type": "application/json" });

@@ -61,11 +61,19 @@ export class KeyRegistry {
   }
 }
 
-/** The key a request presents in `Authorization: Bearer …` or `X-Service-Key`, if any. */
+/**
+ * The key a request presents in `Authorization: Bearer …` or `X-Service-Key`, if any. What follows
+ * "Bearer" is taken whole, so `Bearer <key> extra` matches no key (invalid_key, a failed attempt)
+ * rather than counting as no key; two different keys in the two headers are presented together and
+ * match none either, so a valid key never silently wins over a revoked or unknown one.
+ */
 export function presentedKey(headers: { authorization?: string | null; "x-service-key"?: string | null }): string | null {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "")?.[1];
-  const header = headers["x-service-key"]?.trim();
-  return bearer ?? (header ? header : null);
+  const auth = headers.authorization?.trim() ?? "";
+  const scheme = /^Bearer(?:\s+|$)/i.exec(auth);
+  const bearer = scheme ? auth.slice(scheme[0].length) : "";
+  const header = headers["x-service-key"]?.trim() ?? "";
+  if (bearer && header && bearer !== header) return `${bearer} ${header}`;
+  return bearer || header || null;
 }
 
 /** Query parameters a client might put a key in; keys are never accepted there. */

@@ -12,7 +12,7 @@ import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import type { RateLimitConfig } from "../config.js";
 
-export const POLICY_NAMES = ["facts-hour", "facts-day", "spots-hour", "spots-day", "decisions-burst", "renders-hour", "failed-keys"] as const;
+export const POLICY_NAMES = ["facts-hour", "facts-day", "spots-hour", "spots-day", "decisions-burst", "renders-hour", "renders-network-hour", "failed-keys"] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
 
 export interface PolicyState {
@@ -44,6 +44,11 @@ export interface Policy {
 
 const DAY_S = 86_400;
 const HOUR_S = 3600;
+/**
+ * Fresh renders per IPv6 /48 per hour, as a multiple of the per-caller (/64) budget: generous for a
+ * site whose many people share a /48, but one allocation cannot mint 65,536 budgets.
+ */
+export const RENDERS_PER_NETWORK_FACTOR = 16;
 /** Failed key attempts are counted per address over this window. */
 export const FAILED_KEYS_WINDOW_S = 900;
 
@@ -129,6 +134,7 @@ export class RateLimits {
       ["spots-day", cfg.spotsPerDay, spotCap(cfg.spotsPerDay), DAY_S],
       ["decisions-burst", cfg.decisionsBurst, Math.round(cfg.decisionsBurst * m), cfg.decisionsWindowS],
       ["renders-hour", cfg.rendersPerHour, Math.round(cfg.rendersPerHour * m), HOUR_S],
+      ["renders-network-hour", cfg.rendersPerHour * RENDERS_PER_NETWORK_FACTOR, Math.round(cfg.rendersPerHour * RENDERS_PER_NETWORK_FACTOR * m), HOUR_S],
       // Failed keys are not multiplied: a fetcher for many people still presents few keys.
       ["failed-keys", cfg.failedKeys, cfg.failedKeys, FAILED_KEYS_WINDOW_S],
     ];

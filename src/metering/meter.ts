@@ -10,7 +10,7 @@ import type { Config } from "../config.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
 import { SNAP_DISTANCE_KM } from "../limits.js";
 import { parsePoint, parseSpotId, type Raw } from "../params.js";
-import { aiFetcherOf, callerAddress, type Caller } from "./caller.js";
+import { aiFetcherOf, callerAddress, callerNetwork, type Caller } from "./caller.js";
 import { KEY_QUERY_PARAMS, presentedKey, type KeyRegistry } from "./keys.js";
 import { LimitExceeded, rateLimitHeaders, RateLimits, type PolicyName } from "./limits.js";
 
@@ -28,6 +28,7 @@ const POLICIES: Record<Operation, readonly PolicyName[]> = {
 };
 const SPOT_POLICIES: readonly PolicyName[] = ["spots-hour", "spots-day"];
 const RENDER_POLICIES: readonly PolicyName[] = ["renders-hour"];
+const NETWORK_RENDER_POLICIES: readonly PolicyName[] = ["renders-network-hour"];
 const FAILED_KEY_POLICIES: readonly PolicyName[] = ["failed-keys"];
 const isDecision = (op: Operation) => op === "recommendations" || op === "best-day";
 
@@ -159,12 +160,23 @@ export class Meter {
 
   /**
    * Counts one fresh render (a share image or page not in cache) against the caller's render
-   * budget; throws 429 rate_limited when it is spent. Cached images and pages never count.
+   * budget; throws 429 rate_limited when it is spent. Cached images and pages never count. An
+   * IPv6 caller's /48 has a budget of its own too (RENDERS_PER_NETWORK_FACTOR times larger).
    */
   async admitRender(caller: Caller): Promise<void> {
     if (caller.local) return;
+    const ai = caller.aiFetcher !== null;
+    const network = caller.id.startsWith("ip:") ? callerNetwork(caller.ip) : null;
     try {
-      await this.limits.consume(RENDER_POLICIES, caller.id, caller.aiFetcher !== null);
+      await this.limits.consume(RENDER_POLICIES, caller.id, ai);
+      if (network) {
+        try {
+          await this.limits.consume(NETWORK_RENDER_POLICIES, `ip:${network}`, ai);
+        } catch (e) {
+          await this.limits.refund(RENDER_POLICIES, caller.id);
+          throw e;
+        }
+      }
     } catch (e) {
       throw this.#refusal(e);
     }
@@ -177,7 +189,9 @@ export class Meter {
         const code: ErrorCode = breadth ? "breadth_limit" : "rate_limited";
         throw new ServiceError(
           code,
-          breadth
+          e.policy === "renders-network-hour"
+            ? `Too many fresh share images from this network (IPv6 /48) this hour. Retry in ${e.retryAfterS} s.`
+            : breadth
             ? `Too many different spots (${e.policy === "spots-hour" ? "this hour" : "today"}): spots you already asked about today still answer. Retry in ${e.retryAfterS} s.`
             : `Too many requests for ${e.policy.replace("-", " per ").replace("burst", `${this.#config.rateLimits.decisionsWindowS} s`)}. Retry in ${e.retryAfterS} s.`,
           { retryAfterS: e.retryAfterS, headers: rateLimitHeaders(e.states), extra: { policy: e.policy } },

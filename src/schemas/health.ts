@@ -7,8 +7,17 @@ export const HealthSchema = z.looseObject({ status: z.literal("ok"), source: Sou
 
 export const ReadinessSchema = z
   .looseObject({
-    status: z.enum(["ok", "starting", "draining"]).meta({ description: "ok: catalogue and tide data are loaded and the start-up warm-up is done; starting: not yet; draining: shutting down" }),
-    checks: z.looseObject({ catalog: z.boolean(), tides: z.boolean(), warm: z.boolean(), draining: z.boolean() }),
+    status: z.enum(["ok", "degraded", "starting", "draining"]).meta({
+      description:
+        "ok: catalogue and tide data are loaded and the start-up warm-up is done; degraded: ready, but Redis is down or not answering, so rate limits and upstream answers are this instance's own and key allotments are refused with 503 until it is back; starting: not yet; draining: shutting down",
+    }),
+    checks: z.looseObject({
+      catalog: z.boolean(),
+      tides: z.boolean(),
+      warm: z.boolean(),
+      draining: z.boolean(),
+      redis: z.enum(["up", "down"]).nullable().meta({ description: "The shared Redis connection: up, down (refused, lost or not answering within its deadline), or null without REDIS_URL" }),
+    }),
     source: SourceSchema,
   })
   .meta({ id: "Readiness", description: "Whether this instance should receive traffic." });

@@ -423,7 +423,8 @@ export function localRenderer(fonts?: Font[]): { render(model: CardImageModel): 
 
 /** Where PNGs are drawn: this thread, or a pool of worker threads (src/share/render-pool.ts). */
 export interface CardRenderer {
-  render(model: CardImageModel): Promise<Buffer>;
+  /** `owner` (the caller's counter key) bounds one caller's share of a shared renderer. */
+  render(model: CardImageModel, owner?: string): Promise<Buffer>;
   warm(): Promise<void>;
   close?(): Promise<void>;
 }
@@ -497,13 +498,16 @@ export class CardImages {
     return this.#cache.has(etag) || this.#inflight.has(etag);
   }
 
-  /** The PNG of a model, from the cache or rendered once; pass the model's ETag when already known. */
-  async get(model: CardImageModel, etag = this.etag(model)): Promise<RenderedCard> {
+  /**
+   * The PNG of a model, from the cache or rendered once; pass the model's ETag when already known,
+   * and the caller's counter key as `owner` (a render is charged to the caller that starts it).
+   */
+  async get(model: CardImageModel, etag = this.etag(model), owner?: string): Promise<RenderedCard> {
     const hit = this.#cache.get(etag);
     if (hit) return { png: hit, etag };
     let pending = this.#inflight.get(etag);
     if (!pending) {
-      pending = this.render(model)
+      pending = this.render(model, owner)
         .then((png) => {
           this.#cache.set(etag, png);
           return png;
@@ -515,9 +519,9 @@ export class CardImages {
   }
 
   /** Renders without the cache. */
-  async render(model: CardImageModel): Promise<Buffer> {
+  async render(model: CardImageModel, owner?: string): Promise<Buffer> {
     this.#renders++;
-    return this.#renderer.render(model);
+    return this.#renderer.render(model, owner);
   }
 
   /** Loads the renderer and parses the fonts ahead of the first request (satori parses them on first use, ~250 ms). */

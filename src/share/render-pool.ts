@@ -1,6 +1,8 @@
 // Share images drawn in worker threads: at most RENDER_CONCURRENCY at once (default one per core),
 // at most RENDER_QUEUE waiting; past that a render is refused at once with 503 unavailable and
-// Retry-After instead of piling up. Drawing a card takes 50–165 ms of CPU; in the main thread that
+// Retry-After instead of piling up. One caller holds at most a quarter of those places (drawn and
+// waiting together; RenderPool.share), so a caller keeping many fresh renders in flight is refused
+// its own past that while everyone else's cards are still drawn. Drawing a card takes 50–165 ms of CPU; in the main thread that
 // held up every other request for as long.
 import { Worker } from "node:worker_threads";
 import { ServiceError } from "../errors.js";
@@ -43,6 +45,10 @@ const WORKER_YOUNG_GENERATION_MB = 6;
 export class RenderPool implements CardRenderer {
   readonly #size: number;
   readonly #queueMax: number;
+  /** Renders drawn or waiting per owner (the caller that asked for them). */
+  readonly #owners = new Map<string, number>();
+  /** At most this many of those per owner: a quarter of the places, at least one. */
+  readonly share: number;
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
   #nextId = 0;
@@ -51,6 +57,7 @@ export class RenderPool implements CardRenderer {
   constructor(opts: { concurrency: number; queue: number }) {
     this.#size = opts.concurrency;
     this.#queueMax = opts.queue;
+    this.share = Math.max(1, Math.ceil((opts.concurrency + opts.queue) / 4));
   }
 
   /** Renders being drawn and waiting (tests and the bench read these). */
@@ -62,9 +69,17 @@ export class RenderPool implements CardRenderer {
     return this.#queue.length;
   }
 
-  render(model: CardImageModel): Promise<Buffer> {
+  render(model: CardImageModel, owner?: string): Promise<Buffer> {
     if (this.#closed) return Promise.reject(new ServiceError("unavailable", "The service is shutting down.", { retryAfterS: RENDER_BUSY_RETRY_S }));
-    return new Promise<Buffer>((resolve, reject) => {
+    const held = owner === undefined ? 0 : (this.#owners.get(owner) ?? 0);
+    if (owner !== undefined && held >= this.share) {
+      return Promise.reject(
+        new ServiceError("unavailable", `${held} of your share images are already being drawn, your share of the renderer. Retry in ${RENDER_BUSY_RETRY_S} s.`, {
+          retryAfterS: RENDER_BUSY_RETRY_S,
+        }),
+      );
+    }
+    const drawing = new Promise<Buffer>((resolve, reject) => {
       const job: Job = { model, resolve, reject };
       const free = this.#slots.find((s) => !s.job) ?? (this.#slots.length < this.#size ? this.#spawn() : undefined);
       if (free) return this.#start(free, job);
@@ -77,6 +92,15 @@ export class RenderPool implements CardRenderer {
       }
       this.#queue.push(job);
     });
+    if (owner === undefined) return drawing;
+    this.#owners.set(owner, held + 1);
+    const release = () => {
+      const left = (this.#owners.get(owner) ?? 1) - 1;
+      if (left > 0) this.#owners.set(owner, left);
+      else this.#owners.delete(owner);
+    };
+    drawing.then(release, release);
+    return drawing;
   }
 
   async warm(): Promise<void> {

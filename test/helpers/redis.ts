@@ -13,13 +13,23 @@ export const describeWithRedis = available || process.env.CI ? describe : descri
 export interface RedisServer {
   url: string;
   port: number;
+  /** The server's process id (a test stops it with SIGSTOP to make it hang). */
+  pid: number;
+  /** The persistence arguments it was started with (a restart passes them again). */
+  args: string[];
   stop(): Promise<void>;
 }
 
-/** A fresh, empty redis-server; on `port` when given (a restart where clients expect it). */
-export async function startRedis(port?: number): Promise<RedisServer> {
+/** Without persistence: a restart starts empty. */
+export const NO_PERSISTENCE = ["--save", "", "--appendonly", "no"];
+
+/**
+ * A fresh redis-server; on `port` when given (a restart where clients expect it). `persistence`
+ * replaces the default (none), e.g. with the documented production settings and a `--dir`.
+ */
+export async function startRedis(port?: number, persistence: string[] = NO_PERSISTENCE): Promise<RedisServer> {
   port ??= await freePort();
-  const proc: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", ...persistence], { stdio: ["ignore", "pipe", "pipe"] });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
     proc.stdout!.on("data", (d: Buffer) => {
@@ -33,10 +43,14 @@ export async function startRedis(port?: number): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: proc.pid!,
+    args: persistence,
     stop: () =>
       new Promise<void>((resolve) => {
         if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
         proc.once("exit", () => resolve());
+        // A stopped (hung) server must run again to act on SIGTERM.
+        proc.kill("SIGCONT");
         proc.kill("SIGTERM");
       }),
   };

@@ -1,0 +1,69 @@
+// Allotments that survive: Redis run as docs/operations.md documents it (its persistence flags are
+// read from there), restarted, keeps every spent allotment and the failed-key lockout; a Redis run
+// without persistence forgets both, which is why the documented setup persists.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../src/paths.js";
+import { describeWithRedis, NO_PERSISTENCE, startRedis, type RedisServer } from "./helpers/redis.js";
+import { startService, type TestService } from "./helpers/service.js";
+
+const FIVE = "oc_live_durable00000000";
+const DECISION = "/api/v1/best-day?activity=dive&spot=molokini-back-wall";
+
+/** The persistence flags of the documented `redis-server` command line (not its port, address or memory cap). */
+function documentedPersistence(): string[] {
+  const line = readFileSync(join(PROJECT_ROOT, "docs/operations.md"), "utf8").split("\n").find((l) => l.startsWith("redis-server "))!;
+  const args = [...line.matchAll(/--(\S+) ("[^"]*"|\S+)/g)].map((m) => [m[1]!, m[2]!.replace(/^"(.*)"$/, "$1")] as const);
+  return args.filter(([name]) => ["save", "appendonly", "appendfsync"].includes(name)).flatMap(([name, value]) => [`--${name}`, value]);
+}
+
+describeWithRedis("key allotments and lockouts across a Redis restart", () => {
+  let dir: string;
+  let keys: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "redis-durable-"));
+    keys = join(dir, "keys.json");
+    writeFileSync(keys, JSON.stringify([{ key: FIVE, status: "active", allotment: 5 }]));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Spends the allotment and locks an address out, restarts Redis, and says what the service answers then. */
+  async function spendRestartAndAsk(persistence: string[]) {
+    let redis: RedisServer = await startRedis(undefined, [...persistence, "--dir", mkdtempSync(join(dir, "data-"))]);
+    let svc: TestService | undefined;
+    try {
+      svc = await startService({
+        env: { REDIS_URL: redis.url, AUTH_MODE: "metered", API_KEYS_FILE: keys, RATE_LIMIT_FAILED_KEYS: "2", TRUST_PROXY: "loopback" },
+        log: pino({ level: "silent" }),
+      });
+      const ready = () => svc!.json<{ status: string }>("/readyz").then((r) => r.body.status);
+      await expect.poll(ready, { timeout: 20_000, interval: 100 }).toBe("ok");
+      const call = (key: string, from: string) => svc!.get(DECISION, { headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": from } }).then((r) => r.status);
+      const spent = [];
+      for (let i = 0; i < 6; i++) spent.push(await call(FIVE, "198.51.100.1"));
+      expect(spent).toEqual([200, 200, 200, 200, 200, 402]);
+      // Two wrong keys lock the address out, valid keys included.
+      expect([await call("oc_live_wrongwrong00", "198.51.100.2"), await call("oc_live_wrongwrong01", "198.51.100.2"), await call(FIVE, "198.51.100.2")]).toEqual([401, 401, 429]);
+
+      await redis.stop();
+      redis = await startRedis(redis.port, redis.args);
+      await expect.poll(ready, { timeout: 30_000, interval: 100 }).toBe("ok");
+      return { allotment: await call(FIVE, "198.51.100.1"), lockedOut: await call(FIVE, "198.51.100.2") };
+    } finally {
+      await svc?.close();
+      await redis.stop();
+    }
+  }
+
+  it("the documented setup (append-only file) keeps every spent allotment and the lockout", async () => {
+    expect(documentedPersistence()).toContain("--appendonly");
+    expect(await spendRestartAndAsk(documentedPersistence())).toEqual({ allotment: 402, lockedOut: 429 });
+  }, 90_000);
+
+  it("without persistence a restart hands the allotment out again and lifts the lockout", async () => {
+    expect(await spendRestartAndAsk(NO_PERSISTENCE)).toEqual({ allotment: 200, lockedOut: 200 });
+  }, 90_000);
+});
