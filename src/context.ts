@@ -20,6 +20,7 @@ import { KeyRegistry } from "./metering/keys.js";
 import { Meter } from "./metering/meter.js";
 import { AnswerCache } from "./answer-cache.js";
 import { warmUp } from "./warm-up.js";
+import { Validation } from "./validation/validation.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ServiceContext {
@@ -42,6 +43,8 @@ export interface ServiceContext {
   answers: AnswerCache;
   /** Redis connection when REDIS_URL is set (rate limits, upstream answers, leases and upstream limits shared across instances). */
   redis: Redis | null;
+  /** Satellite observations scored against the visibility model (GET /api/v1/validation). */
+  validation: Validation;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
   links: Links;
@@ -130,7 +133,9 @@ export function createContext(opts: ContextOptions): ServiceContext {
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
   const mode = opts.config.dataSource;
   const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
-  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis });
+  const validation = new Validation({ catalog, clock: opts.clock, log: opts.log, redis, normals: climatology, source: sourceObject(opts.config.publicBaseUrl), dataMode: mode, docs: `${opts.config.publicBaseUrl}/docs` });
+  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b) });
+  if (upstreams) validation.attach(upstreams.hindcast);
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
   const forecasts = new ForecastService({ source, tides, clock: opts.clock, normals: climatology }, catalog);
@@ -153,6 +158,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     meter,
     answers: new AnswerCache(opts.clock, forecasts, catalog),
     redis,
+    validation,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
     draining: false,

@@ -20,6 +20,8 @@ import { LEASE_MARGIN_MS, RedisLink, RedisUpstreamBudget, SharedAnswers, Wakeups
 import type { Redis } from "ioredis";
 import type { HarmonicTideSource } from "./tides.js";
 import type { Source, TideEvent } from "./types.js";
+import type { Region } from "../catalog/catalog.js";
+import { OpenMeteoHindcast } from "../validation/hindcast.js";
 
 export const UPSTREAMS = ["open-meteo-marine", "open-meteo-forecast", "noaa-coops", "erddap"] as const;
 export type UpstreamName = (typeof UPSTREAMS)[number];
@@ -68,6 +70,8 @@ export interface Upstreams {
   governor: RefreshGovernor;
   /** Fetches the next hour's data for recently asked regions when the hour is about to turn. */
   refreshAhead(): Promise<number>;
+  /** Open-Meteo's answers for past days, through the same clients (the validation record's model inputs). */
+  hindcast: OpenMeteoHindcast;
   /** Resolves once every upstream fetch under way (background ones included) has finished. */
   settled(): Promise<void>;
   /** Starts the refresh-ahead ticker (npm start); tests call refreshAhead() directly. */
@@ -82,9 +86,11 @@ export interface UpstreamDeps {
   harmonics: HarmonicTideSource;
   /** With REDIS_URL: upstream answers, leases and the scheduler's limits shared by every instance. */
   redis?: Redis | null;
+  /** Told of each Kd490 batch fetched (the validation record). */
+  onKd490?: (region: Region, batch: Kd490Batch) => void;
 }
 
-export function createUpstreams({ config, clock, log, harmonics, redis }: UpstreamDeps): Upstreams {
+export function createUpstreams({ config, clock, log, harmonics, redis, onKd490 }: UpstreamDeps): Upstreams {
   const u = config.upstreams;
   const ulog = log.child({ component: "upstreams" });
   const userAgent = `${SERVICE_NAME.replace(/\s+/g, "-").toLowerCase()}/${SERVICE_VERSION} (+${config.publicBaseUrl})`;
@@ -162,7 +168,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
 
   const marine: OpenMeteoSource = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"], runs });
   const forecast: OpenMeteoSource = new OpenMeteoSource(FORECAST, { url: u.forecastUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-forecast"], cache: caches["open-meteo-forecast"], runs });
-  const erddap = new ErddapKd490Source({ url: u.erddapUrl, datasets: u.kd490Datasets, client: clients.erddap, cache: caches.erddap });
+  const erddap = new ErddapKd490Source({ url: u.erddapUrl, datasets: u.kd490Datasets, client: clients.erddap, cache: caches.erddap, onBatch: onKd490 });
   const coops = new CoopsTideSource({ url: u.coopsUrl, client: clients["noaa-coops"], cache: caches["noaa-coops"], harmonics });
 
   const refreshAhead = async () => {
@@ -178,6 +184,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,
     runs,
     governor,
+    hindcast: new OpenMeteoHindcast({ marine: { client: clients["open-meteo-marine"], url: u.marineUrl }, forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl }, apiKey: u.openMeteoApiKey, clock }),
     refreshAhead,
     async settled() {
       await Promise.all(Object.values(caches).map((c) => c.settled()));

@@ -1,0 +1,72 @@
+// The model's inputs for a past day: Open-Meteo's hindcast (the same APIs, variables and cells the
+// live forecast reads, asked with enough `past_days` to reach the day and its 72 h of antecedent
+// rain), fetched through the same clients, so the same lanes, quotas and breakers govern it. Work no
+// caller waits on: it goes with a background ticket.
+import { DAY_MS, HOUR_MS, type Clock } from "../clock.js";
+import type { Region } from "../catalog/catalog.js";
+import type { UpstreamClient } from "../sources/http.js";
+import { FORECAST, MARINE, OPEN_METEO_CREDIT, openMeteoCallWeight, parseOpenMeteo, queryPlan, requestUrl, seriesToInputs, type OpenMeteoBatch, type OpenMeteoEndpoint } from "../sources/open-meteo.js";
+import { refreshTicket } from "../sources/scheduler.js";
+import { emptyInputs, INPUT_FIELDS, type HourlyInputs, type Origin } from "../sources/types.js";
+
+/** Open-Meteo serves `past_days` up to this many. */
+export const HINDCAST_MAX_PAST_DAYS = 92;
+
+export interface HindcastDeps {
+  marine: { client: UpstreamClient; url: string };
+  forecast: { client: UpstreamClient; url: string };
+  apiKey: string | null;
+  clock: Clock;
+}
+
+export interface Hindcast {
+  /** Hourly inputs for each of the region's spots over [start, end); throws UpstreamError when it cannot. */
+  inputs(region: Region, start: Date, end: Date): Promise<Map<string, HourlyInputs>>;
+}
+
+export class OpenMeteoHindcast implements Hindcast {
+  constructor(readonly deps: HindcastDeps) {}
+
+  async inputs(region: Region, start: Date, end: Date): Promise<Map<string, HourlyInputs>> {
+    const today = Math.floor(this.deps.clock.now().getTime() / DAY_MS) * DAY_MS;
+    const pastDays = Math.ceil((today - Math.floor(start.getTime() / DAY_MS) * DAY_MS) / DAY_MS);
+    if (pastDays > HINDCAST_MAX_PAST_DAYS) throw new RangeError(`hindcast ${pastDays} days back is beyond Open-Meteo's ${HINDCAST_MAX_PAST_DAYS}`);
+    const forecastDays = Math.max(1, Math.ceil((end.getTime() - today) / DAY_MS));
+    const plan = queryPlan(region);
+    const fetchedAt = this.deps.clock.now();
+    const one = async (endpoint: OpenMeteoEndpoint, how: { client: UpstreamClient; url: string }) => {
+      const e: OpenMeteoEndpoint = { ...endpoint, pastDays: Math.max(0, pastDays), forecastDays };
+      const batch = await how.client.getJson(requestUrl(how.url, e, plan, this.deps.apiKey), (body) => parseOpenMeteo(body, e, plan.points), {
+        ticket: refreshTicket(),
+        weight: openMeteoCallWeight(e, plan.points.length),
+      });
+      const origin: Origin = { id: `open-meteo:${endpoint.kind}`, climatology: false, fetchedAt, credits: [OPEN_METEO_CREDIT] };
+      return { batch, origin };
+    };
+    const [marine, forecast] = await Promise.all([one(MARINE, this.deps.marine), one(FORECAST, this.deps.forecast)]);
+    const out = new Map<string, HourlyInputs>();
+    for (const spot of region.spots) out.set(spot.id, merge(plan.pointOf.get(spot.id)!, [marine, forecast], start, end));
+    return out;
+  }
+}
+
+/** The two answers on one hour grid: marine fields from the marine API, the rest from the forecast API. */
+function merge(point: number, parts: { batch: OpenMeteoBatch; origin: Origin }[], start: Date, end: Date): HourlyInputs {
+  const out = emptyInputs(start, Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS)));
+  for (const { batch, origin } of parts) {
+    const series = batch.points[point];
+    if (!series) continue;
+    const one = seriesToInputs(series, origin, start, end);
+    const index = out.origins.push(origin) - 1;
+    for (const f of INPUT_FIELDS) {
+      const src = one.values[f];
+      for (let h = 0; h < out.hours; h++) {
+        if (Number.isNaN(out.values[f][h]!) && !Number.isNaN(src[h]!)) {
+          out.values[f][h] = src[h]!;
+          out.origin[f][h] = index;
+        }
+      }
+    }
+  }
+  return out;
+}
