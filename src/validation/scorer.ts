@@ -22,9 +22,13 @@ import { pairKey, type PairStore } from "./store.js";
 export const OVERPASS_SOLAR_H = 13.5;
 export const OVERPASS_SPAN_H = 3;
 
-/** The UTC hours [start, end) the model is read over for an observation of `date` (YYYY-MM-DD) at longitude `lon`. */
+/**
+ * The UTC hours [start, end) the model is read over for an observation of `date` (YYYY-MM-DD) at
+ * longitude `lon`: that date's early afternoon in local solar time (in Hawaiʻi it falls just after
+ * midnight UTC the next day).
+ */
 export function overpassWindow(date: string, lon: number): { start: Date; end: Date; mid: Date } {
-  const utcH = (((OVERPASS_SOLAR_H - lon / 15) % 24) + 24) % 24;
+  const utcH = OVERPASS_SOLAR_H - lon / 15;
   const start = hourFloor(Date.parse(`${date}T00:00:00Z`) + (utcH - OVERPASS_SPAN_H / 2) * HOUR_MS);
   const end = new Date(start.getTime() + OVERPASS_SPAN_H * HOUR_MS);
   return { start, end, mid: new Date((start.getTime() + end.getTime()) / 2) };
@@ -54,6 +58,8 @@ export function modelFor(spot: Spot, date: string, inputs: HourlyInputs, normal:
   return vis ? { modelFt: vis.ft, levelFt } : null;
 }
 
+const MAX_SEEN = 50_000;
+
 /** A region whose hindcast failed is not asked again for this long. */
 export const SCORE_RETRY_MS = HOUR_MS;
 
@@ -69,6 +75,8 @@ export interface ScorerDeps {
 export class Scorer {
   readonly #inflight = new Set<Promise<void>>();
   readonly #busy = new Set<string>();
+  /** The latest batch that arrived while the region's previous one was being scored. */
+  readonly #next = new Map<string, Kd490Batch>();
   readonly #failedAt = new Map<string, number>();
   /** Scored pairs seen by this process (saves asking the store again). */
   readonly #seen = new Set<string>();
@@ -77,7 +85,11 @@ export class Scorer {
 
   /** Called with each Kd490 batch the service receives for a region; scores what is new, in the background. */
   observe(region: Region, batch: Kd490Batch): void {
-    if (!this.deps.hindcast || this.#busy.has(region.id)) return;
+    if (!this.deps.hindcast) return;
+    if (this.#busy.has(region.id)) {
+      this.#next.set(region.id, batch);
+      return;
+    }
     const failed = this.#failedAt.get(region.id);
     if (failed !== undefined && this.deps.clock.now().getTime() - failed < SCORE_RETRY_MS) return;
     this.#busy.add(region.id);
@@ -89,6 +101,9 @@ export class Scorer {
       .finally(() => {
         this.#busy.delete(region.id);
         this.#inflight.delete(p);
+        const next = this.#next.get(region.id);
+        this.#next.delete(region.id);
+        if (next) this.observe(region, next);
       });
     this.#inflight.add(p);
   }
@@ -145,6 +160,8 @@ export class Scorer {
     }
     if (pairs.length === 0) return;
     await this.deps.store.add(region.id, pairs, now);
+    // A bound on what this process remembers having scored; the store stays the record.
+    if (this.#seen.size > MAX_SEEN) this.#seen.clear();
     for (const p of pairs) this.#seen.add(`${region.id}|${pairKey(p)}`);
     this.deps.log.info({ region: region.id, pairs: pairs.length }, "validation: observations scored");
   }
