@@ -135,7 +135,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
   const validation = new Validation({ catalog, clock: opts.clock, log: opts.log, redis, normals: climatology, source: sourceObject(opts.config.publicBaseUrl), dataMode: mode, docs: `${opts.config.publicBaseUrl}/docs` });
   const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b) });
-  if (upstreams) validation.attach(upstreams.hindcast);
+  if (upstreams && opts.config.validationScoring) validation.attach(upstreams.hindcast);
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
   const forecasts = new ForecastService({ source, tides, clock: opts.clock, normals: climatology }, catalog);

@@ -43,7 +43,7 @@ async function instance(stub: StubUpstreams, now: string, redisUrl: string | nul
   const svc = await startService({
     now,
     catalog: catalog(),
-    env: { DATA_SOURCE: "live", UPSTREAM_TIMEOUT_MS: "20000", ERDDAP_TIMEOUT_MS: String(ERDDAP_TEST_TIMEOUT_MS), ...stub.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) },
+    env: { DATA_SOURCE: "live", VALIDATION_SCORING: "on", UPSTREAM_TIMEOUT_MS: "20000", ERDDAP_TIMEOUT_MS: String(ERDDAP_TEST_TIMEOUT_MS), ...stub.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) },
     log: pino({ level: "info" }, sink),
   });
   const r = svc.ctx.redis;
