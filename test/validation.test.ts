@@ -12,6 +12,7 @@ import { modelFor, overpassWindow } from "../src/validation/scorer.js";
 import { regionValidation, VALIDATION_PATH, VALIDATION_SCHEMA, WORSE_THAN_CLIMATOLOGY_FACTOR } from "../src/validation/report.js";
 import { ValidationSchema } from "../src/validation/schema.js";
 import { startService, type TestService } from "./helpers/service.js";
+import { connectClient } from "./helpers/mcp.js";
 
 const DAY = 24 * HOUR_MS;
 const T0 = Date.parse("2026-11-01T12:00:00Z");
@@ -164,6 +165,9 @@ describe("the model prediction that is paired", () => {
   });
 });
 
+type Report = ReturnType<typeof ValidationSchema.parse>;
+const byRegion = (r: Report) => Object.fromEntries(r.regions.map((x) => [x.region, x]));
+
 describe("GET /api/v1/validation without satellite data", () => {
   let svc: TestService;
   beforeAll(async () => {
@@ -193,6 +197,43 @@ describe("GET /api/v1/validation without satellite data", () => {
     const res = await svc.get(VALIDATION_PATH, { method: "POST" });
     expect(res.status).toBeLessThan(500);
     expect(res.headers.get("content-type")).toMatch(/problem\+json/);
+  });
+
+  it("an MCP client reads where the figures are, and what 'not enough' means, in list_coverage's notes", async () => {
+    const c = await connectClient(svc.base, "2026-07-28");
+    try {
+      const r = (await c.client.callTool({ name: "list_coverage", arguments: {} })) as { structuredContent: { notes: string[] } };
+      const note = r.structuredContent.notes.find((n) => n.startsWith("How good the visibility model is"));
+      expect(note).toContain(`${svc.base}${VALIDATION_PATH}`);
+      expect(note).toContain(NOT_ENOUGH);
+      expect(note).toContain(`${MIN_PAIRS} pairs`);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("the forecast page links to the figures", async () => {
+    const page = await (await svc.get("/spots/hanauma-bay")).text();
+    expect(page).toContain(`href="${svc.base}${VALIDATION_PATH}"`);
+  });
+
+  it("a region whose response does worse than climatology has its picks' model confidence lowered, and only that region", async () => {
+    const ask = async () => (await svc.json<{ picks: { spot: { region: { id: string } }; confidence: { factors: { model: number } } }[] }>("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu&limit=3")).body.picks;
+    const mauiModel = async () => (await svc.json<{ picks: { confidence: { factors: { model: number } } }[] }>("/api/v1/recommendations?activity=snorkel&region=us-hi-maui&limit=1")).body.picks[0]!.confidence.factors.model;
+    const before = await ask();
+    const mauiBefore = await mauiModel();
+    expect(before.length).toBeGreaterThan(0);
+    // Ten days of observations that move against the model at one Oʻahu spot.
+    const now = svc.clock.now().getTime();
+    const swings = [-10, 5, 0, 12, -4, 8, -6, 3, -2, 9];
+    await svc.ctx.validation.store.add("us-hi-oahu", swings.map((d, i) => ({ ...pair("hanauma-bay", 0, 60 - d, 60 + d, 60, "us-hi-oahu"), observedAt: now - (i + 7) * DAY, date: new Date(now - (i + 7) * DAY).toISOString().slice(0, 10) })), now);
+    const oahu = byRegion(await svc.json<Report>(VALIDATION_PATH).then((r) => r.body))["us-hi-oahu"]!;
+    expect({ vs: oahu.response_vs_climatology, factor: oahu.confidence_factor }).toEqual({ vs: "worse", factor: WORSE_THAN_CLIMATOLOGY_FACTOR });
+    // A new hour: the answer is built again, with the factor read from the record.
+    svc.clock.advance(HOUR_MS);
+    const after = await ask();
+    for (const [i, p] of after.entries()) expect(p.confidence.factors.model).toBeCloseTo(before[i]!.confidence.factors.model * WORSE_THAN_CLIMATOLOGY_FACTOR, 2);
+    expect(await mauiModel()).toBe(mauiBefore);
   });
 
   it("is in the OpenAPI document with its body schema", async () => {
