@@ -8,7 +8,10 @@ import { INPUT_LOOKBACK_H } from "../src/forecast/engine.js";
 import { HOUR_MS } from "../src/clock.js";
 import { MemoryPairStore, MAX_PAIRS_PER_REGION, RETENTION_MS } from "../src/validation/store.js";
 import { MIN_PAIRS, MIN_SPOT_OBSERVATIONS, NOT_ENOUGH, rankCorrelation, ranks, regionSkill, spearman, WINDOW_DAYS, type Pair } from "../src/validation/skill.js";
-import { modelFor, overpassWindow } from "../src/validation/scorer.js";
+import { modelFor, overpassWindow, Scorer, SCORE_RETRY_MS } from "../src/validation/scorer.js";
+import { FixedClock } from "../src/clock.js";
+import { createLogger } from "../src/logger.js";
+import type { Hindcast } from "../src/validation/hindcast.js";
 import { regionValidation, VALIDATION_PATH, VALIDATION_SCHEMA, WORSE_THAN_CLIMATOLOGY_FACTOR } from "../src/validation/report.js";
 import { ValidationSchema } from "../src/validation/schema.js";
 import { startService, type TestService } from "./helpers/service.js";
@@ -167,6 +170,55 @@ describe("the model prediction that is paired", () => {
 
 type Report = ReturnType<typeof ValidationSchema.parse>;
 const byRegion = (r: Report) => Object.fromEntries(r.regions.map((x) => [x.region, x]));
+
+describe("scoring", () => {
+  const catalog = Catalog.load();
+  const normals = new ClimatologySource(loadClimatology());
+
+  it("scores each observation once, from the hindcast; one that could not be scored waits and is scored on a later batch, of any region", async () => {
+    const clock = new FixedClock("2026-11-21T19:00:00Z");
+    const store = new MemoryPairStore();
+    let fail = true;
+    const asked: string[] = [];
+    // The hindcast stands in for Open-Meteo: the month's norms as that day's inputs.
+    const hindcast: Hindcast = {
+      async inputs(region, start, end) {
+        asked.push(region.id);
+        if (fail) throw new Error("upstream down");
+        return new Map(region.spots.map((s) => [s.id, normals.hourlySync(s, start, end)]));
+      },
+    };
+    const scorer = new Scorer({ catalog, clock, log: createLogger("silent"), store, hindcast, normals });
+    const oahu = catalog.region("us-hi-oahu")!;
+    const kona = catalog.region("us-hi-kona")!;
+    const observedAt = Date.parse("2026-11-14T12:00:00Z");
+    const batch = (r: typeof oahu) => ({ readings: new Map(r.spots.map((s) => [s.id, { kd490: 0.04, observedAt, pixels: 9, dataset: "noaacwNPPVIIRSkd490Daily" }])) });
+    scorer.observe(oahu, batch(oahu));
+    await scorer.settled();
+    expect(await store.list("us-hi-oahu", 0)).toEqual([]);
+    fail = false;
+    // Within the retry pause another batch does not ask again.
+    scorer.observe(kona, batch(kona));
+    await scorer.settled();
+    expect(asked).toEqual(["us-hi-oahu", "us-hi-kona"]);
+    expect((await store.list("us-hi-kona", 0)).length).toBe(kona.spots.length);
+    clock.advance(SCORE_RETRY_MS);
+    scorer.observe(kona, batch(kona));
+    await scorer.settled();
+    const pairs = await store.list("us-hi-oahu", 0);
+    expect(pairs.length).toBe(oahu.spots.length);
+    expect(asked).toEqual(["us-hi-oahu", "us-hi-kona", "us-hi-oahu"]);
+    const p = pairs.find((x) => x.spot === "hanauma-bay")!;
+    expect(p).toMatchObject({ date: "2026-11-14", kd490: 0.04, levelFt: catalog.spot("hanauma-bay")!.clarity_ft[10] });
+    // The satellite value never reaches the model: the prediction is the level under the norms.
+    expect(p.modelFt).toBeGreaterThan(0.84 * p.levelFt);
+    expect(p.modelFt).toBeLessThanOrEqual(p.levelFt);
+    // The same observation again (carried forward under cloud) is not scored twice.
+    scorer.observe(oahu, batch(oahu));
+    await scorer.settled();
+    expect(asked.length).toBe(3);
+  });
+});
 
 describe("GET /api/v1/validation without satellite data", () => {
   let svc: TestService;

@@ -184,7 +184,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis, onKd490 
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,
     runs,
     governor,
-    hindcast: new OpenMeteoHindcast({ marine: { client: clients["open-meteo-marine"], url: u.marineUrl }, forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl }, apiKey: u.openMeteoApiKey, clock }),
+    hindcast: new OpenMeteoHindcast({ marine: { client: clients["open-meteo-marine"], url: u.marineUrl }, forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl }, apiKey: u.openMeteoApiKey, clock, governor }),
     refreshAhead,
     async settled() {
       await Promise.all(Object.values(caches).map((c) => c.settled()));

@@ -6,17 +6,27 @@ import { DAY_MS, HOUR_MS, type Clock } from "../clock.js";
 import type { Region } from "../catalog/catalog.js";
 import type { UpstreamClient } from "../sources/http.js";
 import { FORECAST, MARINE, OPEN_METEO_CREDIT, openMeteoCallWeight, parseOpenMeteo, queryPlan, requestUrl, seriesToInputs, type OpenMeteoBatch, type OpenMeteoEndpoint } from "../sources/open-meteo.js";
-import { refreshTicket } from "../sources/scheduler.js";
+import { refreshTicket, type RefreshGovernor } from "../sources/scheduler.js";
 import { emptyInputs, INPUT_FIELDS, type HourlyInputs, type Origin } from "../sources/types.js";
 
 /** Open-Meteo serves `past_days` up to this many. */
 export const HINDCAST_MAX_PAST_DAYS = 92;
+
+/** Background work's share of the quotas is spent for now: the observations wait for a later batch. */
+export class HindcastDeferred extends Error {
+  override name = "HindcastDeferred";
+  constructor() {
+    super("hindcast held back: background work's share of the Open-Meteo quotas is spent");
+  }
+}
 
 export interface HindcastDeps {
   marine: { client: UpstreamClient; url: string };
   forecast: { client: UpstreamClient; url: string };
   apiKey: string | null;
   clock: Clock;
+  /** Background work's share of Open-Meteo's quotas (live.ts): a hindcast goes only within it. */
+  governor?: RefreshGovernor;
 }
 
 export interface Hindcast {
@@ -34,16 +44,23 @@ export class OpenMeteoHindcast implements Hindcast {
     const forecastDays = Math.max(1, Math.ceil((end.getTime() - today) / DAY_MS));
     const plan = queryPlan(region);
     const fetchedAt = this.deps.clock.now();
-    const one = async (endpoint: OpenMeteoEndpoint, how: { client: UpstreamClient; url: string }) => {
-      const e: OpenMeteoEndpoint = { ...endpoint, pastDays: Math.max(0, pastDays), forecastDays };
-      const batch = await how.client.getJson(requestUrl(how.url, e, plan, this.deps.apiKey), (body) => parseOpenMeteo(body, e, plan.points), {
-        ticket: refreshTicket(),
-        weight: openMeteoCallWeight(e, plan.points.length),
-      });
-      const origin: Origin = { id: `open-meteo:${endpoint.kind}`, climatology: false, fetchedAt, credits: [OPEN_METEO_CREDIT] };
+    const endpoints = [MARINE, FORECAST].map((endpoint): OpenMeteoEndpoint => ({ ...endpoint, pastDays: Math.max(0, pastDays), forecastDays }));
+    const weights = endpoints.map((e) => openMeteoCallWeight(e, plan.points.length));
+    // No caller waits on it: it spends only what background work may (the refresh governor's share).
+    const release = this.deps.governor ? await this.deps.governor.reserve(weights[0]! + weights[1]!) : () => {};
+    if (!release) throw new HindcastDeferred();
+    const one = async (i: number, how: { client: UpstreamClient; url: string }) => {
+      const e = endpoints[i]!;
+      const batch = await how.client.getJson(requestUrl(how.url, e, plan, this.deps.apiKey), (body) => parseOpenMeteo(body, e, plan.points), { ticket: refreshTicket(), weight: weights[i]! });
+      const origin: Origin = { id: `open-meteo:${e.kind}`, climatology: false, fetchedAt, credits: [OPEN_METEO_CREDIT] };
       return { batch, origin };
     };
-    const [marine, forecast] = await Promise.all([one(MARINE, this.deps.marine), one(FORECAST, this.deps.forecast)]);
+    let marine, forecast;
+    try {
+      [marine, forecast] = await Promise.all([one(0, this.deps.marine), one(1, this.deps.forecast)]);
+    } finally {
+      release();
+    }
     const out = new Map<string, HourlyInputs>();
     for (const spot of region.spots) out.set(spot.id, merge(plan.pointOf.get(spot.id)!, [marine, forecast], start, end));
     return out;

@@ -13,7 +13,7 @@ import { SourceUnavailableError, type HourlyInputs } from "../sources/types.js";
 import { monthOf } from "../time/zone.js";
 import type { Hindcast } from "./hindcast.js";
 import type { Pair } from "./skill.js";
-import { pairKey, type PairStore } from "./store.js";
+import { pairKey, RETENTION_MS, type PairStore } from "./store.js";
 
 /**
  * The model is read over three hours around the satellite's view: VIIRS crosses at about 13:30 local
@@ -72,38 +72,69 @@ export interface ScorerDeps {
   normals: NormalConditions | null;
 }
 
+interface Candidate {
+  spot: Spot;
+  reading: Kd490Reading;
+  date: string;
+  key: string;
+}
+
 export class Scorer {
   readonly #inflight = new Set<Promise<void>>();
   readonly #busy = new Set<string>();
-  /** The latest batch that arrived while the region's previous one was being scored. */
-  readonly #next = new Map<string, Kd490Batch>();
+  /** Observations received and not yet scored, per region (kept across a failed or deferred hindcast). */
+  readonly #queue = new Map<string, { region: Region; todo: Map<string, Candidate> }>();
   readonly #failedAt = new Map<string, number>();
   /** Scored pairs seen by this process (saves asking the store again). */
   readonly #seen = new Set<string>();
 
   constructor(readonly deps: ScorerDeps) {}
 
-  /** Called with each Kd490 batch the service receives for a region; scores what is new, in the background. */
+  /**
+   * Called with each Kd490 batch the service receives for a region: its new observations join the
+   * region's queue, scored in the background. Regions whose hindcast failed or was held back are
+   * tried again here once SCORE_RETRY_MS has passed, so no observation waits for its own region's next batch.
+   */
   observe(region: Region, batch: Kd490Batch): void {
     if (!this.deps.hindcast) return;
-    if (this.#busy.has(region.id)) {
-      this.#next.set(region.id, batch);
-      return;
+    const now = this.deps.clock.now().getTime();
+    let q = this.#queue.get(region.id);
+    if (!q) this.#queue.set(region.id, (q = { region, todo: new Map() }));
+    for (const spot of region.spots) {
+      const reading = batch.readings.get(spot.id);
+      // An observation from the future of the service's clock is not a dated observation yet.
+      if (!reading || reading.observedAt > now) continue;
+      const date = new Date(reading.observedAt).toISOString().slice(0, 10);
+      const key = pairKey({ spot: spot.id, date });
+      if (!this.#seen.has(`${region.id}|${key}`)) q.todo.set(key, { spot, reading, date, key });
     }
+    for (const { region: r } of this.#queue.values()) this.#start(r, now);
+  }
+
+  #start(region: Region, now: number): void {
+    const q = this.#queue.get(region.id);
+    if (!q || q.todo.size === 0 || this.#busy.has(region.id)) return;
     const failed = this.#failedAt.get(region.id);
-    if (failed !== undefined && this.deps.clock.now().getTime() - failed < SCORE_RETRY_MS) return;
+    if (failed !== undefined && now - failed < SCORE_RETRY_MS) return;
+    // What no window can reach any more is not worth a hindcast.
+    for (const [k, c] of q.todo) if (c.reading.observedAt < now - RETENTION_MS) q.todo.delete(k);
+    const todo = [...q.todo.values()];
+    if (todo.length === 0) return;
     this.#busy.add(region.id);
-    const p = this.#score(region, batch)
+    const p = this.#score(region, todo)
+      .then(() => {
+        this.#failedAt.delete(region.id);
+        for (const c of todo) q.todo.delete(c.key);
+      })
       .catch((err: unknown) => {
         this.#failedAt.set(region.id, this.deps.clock.now().getTime());
-        this.deps.log.warn({ err: err instanceof Error ? err.message : String(err), region: region.id }, "validation: observations not scored (will retry)");
+        this.deps.log.warn({ err: err instanceof Error ? err.message : String(err), region: region.id, waiting: q.todo.size }, "validation: observations not scored yet (will retry)");
       })
       .finally(() => {
         this.#busy.delete(region.id);
         this.#inflight.delete(p);
-        const next = this.#next.get(region.id);
-        this.#next.delete(region.id);
-        if (next) this.observe(region, next);
+        // Observations that arrived meanwhile.
+        this.#start(region, this.deps.clock.now().getTime());
       });
     this.#inflight.add(p);
   }
@@ -113,18 +144,8 @@ export class Scorer {
     while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
   }
 
-  async #score(region: Region, batch: Kd490Batch): Promise<void> {
+  async #score(region: Region, candidates: Candidate[]): Promise<void> {
     const now = this.deps.clock.now().getTime();
-    const candidates: { spot: Spot; reading: Kd490Reading; date: string; key: string }[] = [];
-    for (const spot of region.spots) {
-      const reading = batch.readings.get(spot.id);
-      // An observation from the future of the service's clock is not a dated observation yet.
-      if (!reading || reading.observedAt > now) continue;
-      const date = new Date(reading.observedAt).toISOString().slice(0, 10);
-      const key = pairKey({ spot: spot.id, date });
-      if (!this.#seen.has(`${region.id}|${key}`)) candidates.push({ spot, reading, date, key });
-    }
-    if (candidates.length === 0) return;
     const missing = new Set(await this.deps.store.missing(region.id, candidates.map((c) => c.key)));
     for (const c of candidates) if (!missing.has(c.key)) this.#seen.add(`${region.id}|${c.key}`);
     const todo = candidates.filter((c) => missing.has(c.key));
