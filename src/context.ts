@@ -134,7 +134,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const mode = opts.config.dataSource;
   const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
   const validation = new Validation({ catalog, clock: opts.clock, log: opts.log, redis, normals: climatology, source: sourceObject(opts.config.publicBaseUrl), dataMode: mode, docs: `${opts.config.publicBaseUrl}/docs` });
-  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b) });
+  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b), onTick: () => validation.retry() });
   if (upstreams && opts.config.validationScoring) validation.attach(upstreams.hindcast);
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;

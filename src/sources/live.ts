@@ -51,6 +51,11 @@ export const REFRESH_TICK_MS = 60_000;
 export const REFRESH_SHARE = 0.4;
 export const REFRESH_PACE_HEADSTART_MS = 3 * HOUR_MS;
 /** A held-back answer is kept only while it stays younger than the `recent` freshness window. */
+/**
+ * The validation hindcast goes only in a quiet minute: while the minute's Open-Meteo spending (callers
+ * included) stays within this share of the per-minute limit, so it never competes with a burst of callers.
+ */
+export const HINDCAST_MINUTE_SHARE = 0.1;
 export const HOLD_MAX_AGE_MS = FRESHNESS_LEVELS.find((f) => f.id === "recent")!.maxAgeMs;
 
 /** Share of UPSTREAM_CACHE_MB each upstream's cache may use. */
@@ -88,9 +93,11 @@ export interface UpstreamDeps {
   redis?: Redis | null;
   /** Told of each Kd490 batch fetched (the validation record). */
   onKd490?: (region: Region, batch: Kd490Batch) => void;
+  /** Called on each refresh-ahead tick (the validation record retries what it held back). */
+  onTick?: () => void;
 }
 
-export function createUpstreams({ config, clock, log, harmonics, redis, onKd490 }: UpstreamDeps): Upstreams {
+export function createUpstreams({ config, clock, log, harmonics, redis, onKd490, onTick }: UpstreamDeps): Upstreams {
   const u = config.upstreams;
   const ulog = log.child({ component: "upstreams" });
   const userAgent = `${SERVICE_NAME.replace(/\s+/g, "-").toLowerCase()}/${SERVICE_VERSION} (+${config.publicBaseUrl})`;
@@ -173,6 +180,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis, onKd490 
 
   const refreshAhead = async () => {
     const counts = await Promise.all([caches["open-meteo-marine"], caches["open-meteo-forecast"]].map((c) => c.refreshAhead()));
+    onTick?.();
     return counts.reduce((a, b) => a + b, 0);
   };
   let timer: NodeJS.Timeout | null = null;
@@ -184,7 +192,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis, onKd490 
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,
     runs,
     governor,
-    hindcast: new OpenMeteoHindcast({ marine: { client: clients["open-meteo-marine"], url: u.marineUrl }, forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl }, apiKey: u.openMeteoApiKey, clock, governor }),
+    hindcast: new OpenMeteoHindcast({ marine: { client: clients["open-meteo-marine"], url: u.marineUrl }, forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl }, apiKey: u.openMeteoApiKey, clock, governor, quietMinute: quotas.some((w) => w.id === "minute") ? new RefreshGovernor({ budget: lanes["open-meteo"].opts.budget, windows: quotas.filter((w) => w.id === "minute"), share: HINDCAST_MINUTE_SHARE, headstartMs: 0, clock }) : undefined }),
     refreshAhead,
     async settled() {
       await Promise.all(Object.values(caches).map((c) => c.settled()));

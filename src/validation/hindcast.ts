@@ -27,6 +27,8 @@ export interface HindcastDeps {
   clock: Clock;
   /** Background work's share of Open-Meteo's quotas (live.ts): a hindcast goes only within it. */
   governor?: RefreshGovernor;
+  /** The same over the minute window alone, with a small share: a hindcast waits for a quiet minute. */
+  quietMinute?: RefreshGovernor;
 }
 
 export interface Hindcast {
@@ -47,8 +49,18 @@ export class OpenMeteoHindcast implements Hindcast {
     const endpoints = [MARINE, FORECAST].map((endpoint): OpenMeteoEndpoint => ({ ...endpoint, pastDays: Math.max(0, pastDays), forecastDays }));
     const weights = endpoints.map((e) => openMeteoCallWeight(e, plan.points.length));
     // No caller waits on it: it spends only what background work may (the refresh governor's share).
-    const release = this.deps.governor ? await this.deps.governor.reserve(weights[0]! + weights[1]!) : () => {};
-    if (!release) throw new HindcastDeferred();
+    const weight = weights[0]! + weights[1]!;
+    const quiet = this.deps.quietMinute ? await this.deps.quietMinute.reserve(weight) : () => {};
+    if (!quiet) throw new HindcastDeferred();
+    const share = this.deps.governor ? await this.deps.governor.reserve(weight) : () => {};
+    if (!share) {
+      quiet();
+      throw new HindcastDeferred();
+    }
+    const release = () => {
+      quiet();
+      share();
+    };
     const one = async (i: number, how: { client: UpstreamClient; url: string }) => {
       const e = endpoints[i]!;
       const batch = await how.client.getJson(requestUrl(how.url, e, plan, this.deps.apiKey), (body) => parseOpenMeteo(body, e, plan.points), { ticket: refreshTicket(), weight: weights[i]! });

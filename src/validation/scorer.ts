@@ -11,7 +11,7 @@ import { estimateVisibility, M_PER_FT, satelliteVisibilityM } from "../forecast/
 import type { Kd490Batch, Kd490Reading } from "../sources/erddap.js";
 import { SourceUnavailableError, type HourlyInputs } from "../sources/types.js";
 import { monthOf } from "../time/zone.js";
-import type { Hindcast } from "./hindcast.js";
+import { HindcastDeferred, type Hindcast } from "./hindcast.js";
 import type { Pair } from "./skill.js";
 import { pairKey, RETENTION_MS, type PairStore } from "./store.js";
 
@@ -62,6 +62,8 @@ const MAX_SEEN = 50_000;
 
 /** A region whose hindcast failed is not asked again for this long. */
 export const SCORE_RETRY_MS = HOUR_MS;
+/** A region whose hindcast was held back (no quiet minute, background share spent) is tried again after this. */
+export const DEFERRED_RETRY_MS = 60_000;
 
 export interface ScorerDeps {
   catalog: Catalog;
@@ -84,7 +86,8 @@ export class Scorer {
   readonly #busy = new Set<string>();
   /** Observations received and not yet scored, per region (kept across a failed or deferred hindcast). */
   readonly #queue = new Map<string, { region: Region; todo: Map<string, Candidate> }>();
-  readonly #failedAt = new Map<string, number>();
+  /** When a region whose hindcast failed or was held back may be tried again. */
+  readonly #retryAt = new Map<string, number>();
   /** Scored pairs seen by this process (saves asking the store again). */
   readonly #seen = new Set<string>();
 
@@ -114,8 +117,7 @@ export class Scorer {
   #start(region: Region, now: number): void {
     const q = this.#queue.get(region.id);
     if (!q || q.todo.size === 0 || this.#busy.has(region.id)) return;
-    const failed = this.#failedAt.get(region.id);
-    if (failed !== undefined && now - failed < SCORE_RETRY_MS) return;
+    if (now < (this.#retryAt.get(region.id) ?? 0)) return;
     // What no window can reach any more is not worth a hindcast.
     for (const [k, c] of q.todo) if (c.reading.observedAt < now - RETENTION_MS) q.todo.delete(k);
     const todo = [...q.todo.values()];
@@ -123,11 +125,13 @@ export class Scorer {
     this.#busy.add(region.id);
     const p = this.#score(region, todo)
       .then(() => {
-        this.#failedAt.delete(region.id);
+        this.#retryAt.delete(region.id);
         for (const c of todo) q.todo.delete(c.key);
       })
       .catch((err: unknown) => {
-        this.#failedAt.set(region.id, this.deps.clock.now().getTime());
+        const deferred = err instanceof HindcastDeferred;
+        this.#retryAt.set(region.id, this.deps.clock.now().getTime() + (deferred ? DEFERRED_RETRY_MS : SCORE_RETRY_MS));
+        if (deferred) return;
         this.deps.log.warn({ err: err instanceof Error ? err.message : String(err), region: region.id, waiting: q.todo.size }, "validation: observations not scored yet (will retry)");
       })
       .finally(() => {
@@ -137,6 +141,19 @@ export class Scorer {
         this.#start(region, this.deps.clock.now().getTime());
       });
     this.#inflight.add(p);
+  }
+
+  /** Observations received and not yet scored. */
+  get waiting(): number {
+    let n = 0;
+    for (const q of this.#queue.values()) n += q.todo.size;
+    return n;
+  }
+
+  /** Tries again the regions whose observations wait (called on each refresh-ahead tick). */
+  retry(): void {
+    const now = this.deps.clock.now().getTime();
+    for (const { region } of this.#queue.values()) this.#start(region, now);
   }
 
   /** Resolves once the scoring under way has finished. */

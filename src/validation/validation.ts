@@ -47,6 +47,16 @@ export class Validation {
     this.#scorer?.observe(region, batch);
   }
 
+  /** Observations received and not yet scored (held back for a quiet minute, or their hindcast failed). */
+  get waiting(): number {
+    return this.#scorer?.waiting ?? 0;
+  }
+
+  /** Retries observations held back (the refresh-ahead ticker calls it each minute). */
+  retry(): void {
+    this.#scorer?.retry();
+  }
+
   async settled(): Promise<void> {
     await this.#scorer?.settled();
   }
