@@ -157,5 +157,14 @@ describeWithRedis("validation record shared through Redis", () => {
     await b.close();
     const c = (await instance(stub, at, redis.url)).svc;
     expect(figures(await report(c))).toEqual(figures(fromA));
+
+    // With its shared store gone, the record cannot be read: a problem with Retry-After, never a 5xx
+    // stack trace, and never an empty record passed off as "no observations".
+    await redis.stop();
+    const down = await c.get(VALIDATION_PATH);
+    expect(down.status).toBe(503);
+    expect(down.headers.get("content-type")).toMatch(/problem\+json/);
+    expect(down.headers.get("retry-after")).toBe("30");
+    expect(((await down.json()) as { code: string }).code).toBe("unavailable");
   }, 240_000);
 });
