@@ -116,7 +116,10 @@ it("a week in live mode against the emulator: pairs and figures for every region
     const spots = svc.ctx.catalog.region(r.region)!.spots.length;
     expect(r.pairs).toBeGreaterThan(spots);
     expect(r.pairs).toBeLessThanOrEqual(8 * spots);
-    expect(r.last_observation).toBe(new Date(Date.parse(DEFAULT_NOW) + 7 * DAY_MS - 7 * DAY_MS).toISOString().slice(0, 10));
+    // The newest observation is the last day's VIIRS one (7 days behind), or a day older where the
+    // emulator's occasional 502 left that day to the gap-filled product and yesterday's carried forward.
+    expect(r.last_observation! >= new Date(Date.parse(DEFAULT_NOW) - DAY_MS).toISOString().slice(0, 10)).toBe(true);
+    expect(r.last_observation! <= new Date(Date.parse(DEFAULT_NOW)).toISOString().slice(0, 10)).toBe(true);
     expect(r.model).not.toBeNull();
     expect(r.climatology).not.toBeNull();
     expect(r.model!.anomaly_rank_correlation).not.toBeNull();

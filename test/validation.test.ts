@@ -110,6 +110,13 @@ describe("region skill", () => {
     await store.add("good", swings.map((d, i) => pair("a", i, 60 + d, 60 + d, 60, "good")), T0 + 10 * DAY);
     const better = await regionValidation({ id: "good", name: "Good" } as typeof region, store, now);
     expect({ vs: better.response_vs_climatology, factor: better.confidence_factor }).toEqual({ vs: "better", factor: 1 });
+    // A response that ranks the days right but moves three times too far has the larger anomaly
+    // error, yet is not called worse: its rank correlation is clearly positive.
+    await store.add("overshoot", swings.map((d, i) => pair("a", i, 60 + 3 * d, 60 + d, 60, "overshoot")), T0 + 10 * DAY);
+    const overshoot = regionSkill(await store.list("overshoot", 0));
+    expect(overshoot.model!.anomaly_median_abs_error_ft!).toBeGreaterThan(overshoot.climatology!.anomaly_median_abs_error_ft!);
+    expect(overshoot.model!.anomaly_rank_correlation!.low).toBeGreaterThan(0);
+    expect(overshoot.worseThanClimatology).toBe(false);
   });
 });
 

@@ -48,7 +48,7 @@ export const ValidationSchema = z
         message: z.string().nullable().meta({ description: `"not enough observations yet" below ${MIN_PAIRS} pairs in the window; the figures are then null` }),
         model: FiguresSchema.nullable(),
         climatology: FiguresSchema.nullable(),
-        response_vs_climatology: z.enum(["better", "worse"]).nullable(),
+        response_vs_climatology: z.enum(["better", "worse"]).nullable().meta({ description: "worse: the anomaly error is larger than the climatology's and the rank correlation is not clearly positive" }),
         confidence_factor: z.number().max(1).meta({ description: "At most 1: below 1 while the response does worse than climatology (it never raises confidence)" }),
       }),
     ),

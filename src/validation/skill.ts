@@ -59,7 +59,11 @@ export interface RegionSkill {
   enough: boolean;
   model: Figures | null;
   climatology: Figures | null;
-  /** True when the model's anomalies miss the satellite's by more than the baseline's (which predicts none). */
+  /**
+   * True when the model's anomalies miss the satellite's by more than the baseline's (which predicts
+   * none) and their rank correlation is not clearly positive (its interval reaches 0 or below): a
+   * response that ranks days right but overshoots is not called worse.
+   */
   worseThanClimatology: boolean | null;
 }
 
@@ -152,6 +156,7 @@ export function regionSkill(pairs: readonly Pair[]): RegionSkill {
   });
   const modelAnomMae = anomaliesEnough ? median(modelAnom.map((m, i) => Math.abs(m - satAnom[i]!))) : null;
   const climAnomMae = anomaliesEnough ? median(satAnom.map((s) => Math.abs(s))) : null;
+  const rc = anomaliesEnough ? rankCorrelation(modelAnom, satAnom) : null;
   return {
     ...base,
     anomalyPairs: modelAnom.length,
@@ -159,10 +164,10 @@ export function regionSkill(pairs: readonly Pair[]): RegionSkill {
     model: {
       ...levels((p) => p.modelFt),
       anomaly_median_abs_error_ft: modelAnomMae === null ? null : r1(modelAnomMae),
-      anomaly_rank_correlation: anomaliesEnough ? rankCorrelation(modelAnom, satAnom) : null,
+      anomaly_rank_correlation: rc,
     },
     // The typical level predicts no departure at all: its anomaly is 0 everywhere, which has no rank.
     climatology: { ...levels((p) => p.levelFt), anomaly_median_abs_error_ft: climAnomMae === null ? null : r1(climAnomMae), anomaly_rank_correlation: null },
-    worseThanClimatology: modelAnomMae === null || climAnomMae === null ? null : modelAnomMae > climAnomMae,
+    worseThanClimatology: modelAnomMae === null || climAnomMae === null ? null : modelAnomMae > climAnomMae && (rc === null || rc.low <= 0),
   };
 }
