@@ -39,5 +39,6 @@ if (!existsSync(tsc)) {
 
 const sources = newestSource();
 if (sources > built || !existsSync(entry)) {
-  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+  // Compiler messages go to stderr: stdout may be an MCP host's protocol stream (npm run mcp:stdio).
+  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: [0, 2, 2] });
 }

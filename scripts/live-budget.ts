@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { Catalog } from "../src/catalog/catalog.js";
 import { DAY_MS, FixedClock, HOUR_MS, systemClock } from "../src/clock.js";
 import { loadConfig } from "../src/config.js";
-import { createContext } from "../src/context.js";
+import { createContext } from "../src/compose.js";
 import { createApp } from "../src/http/app.js";
 import { createLogger } from "../src/logger.js";
 import { callBudget, clonedCatalog, clonedClimatology, DEFAULT_ASKED_SHARE, gatedBudget, OPEN_METEO_FREE_LIMITS, type GatedBudget } from "../src/sources/budget.js";

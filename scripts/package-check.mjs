@@ -1,5 +1,5 @@
 // The published artefacts, checked the way a user meets them (npm run package:check, run by .ci/run):
-//   1. npm pack (prepack builds from scratch) and install the tarball into an empty directory with
+//   1. npm pack (prepack builds from scratch, beside dist/, which stays) and install the tarball into an empty directory with
 //      --omit=dev; no dev dependency may be present.
 //   2. `npx ocean-conditions` serves HTTP: /readyz, a conditions answer, and a /server.json valid
 //      against the registry's schema.
@@ -12,13 +12,14 @@
 // Prints one line per step; exits non-zero on the first failure. --keep leaves the work directory.
 /* global fetch, AbortSignal */
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { getMcpConfigForManifest } from "@anthropic-ai/mcpb";
+import { buildBundle, bundleName } from "./pack-mcpb.mjs";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 
@@ -119,7 +120,11 @@ async function main() {
   step(`working in ${work}`);
 
   // 1. The tarball, installed into an empty directory with production dependencies only.
+  // prepack builds beside dist/ and brings the build in file by file: dist/ must survive npm pack.
+  const distBefore = existsSync(join(root, "dist")) ? statSync(join(root, "dist")).ino : null;
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work, "--loglevel=warn"], { cwd: root }));
+  if (distBefore !== null && statSync(join(root, "dist"), { throwIfNoEntry: false })?.ino !== distBefore) fail("npm pack replaced dist/ in the checkout");
+  if (distBefore !== null) step("npm pack left the checkout's dist/ in place (prepack builds beside it)");
   const tarball = join(work, packed[0].filename);
   step(`packed ${packed[0].filename}: ${packed[0].entryCount} files, ${(packed[0].size / 1024).toFixed(0)} KB`);
   const app = join(work, "app");
@@ -158,22 +163,12 @@ async function main() {
   await stdioSession("npx", ["--no-install", "ocean-conditions", "--stdio"], app, { DATA_SOURCE: "offline", LOG_LEVEL: "warn" }, true);
   step(`npx ocean-conditions --stdio: tools/list gave ${TOOL_NAMES.join(", ")}; recommend_spot answered`);
 
-  // 4. The MCP Bundle: the package's files, its production dependencies from the lockfile, the manifest.
-  const stage = join(work, "bundle");
-  mkdirSync(stage);
-  run("tar", ["-xzf", tarball, "-C", stage]);
-  const dir = join(stage, "package");
-  copyFileSync(join(root, "package-lock.json"), join(dir, "package-lock.json"));
-  copyFileSync(join(root, "manifest.json"), join(dir, "manifest.json"));
-  npm(["ci", "--omit=dev"], dir);
-  rmSync(join(dir, "package-lock.json"));
-  const mcpb = join(root, "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
-  run(process.execPath, [mcpb, "validate", join(dir, "manifest.json")], { stdio: ["ignore", "pipe", "inherit"] });
+  // 4. The MCP Bundle, built as `npm run pack:mcpb` builds it (scripts/pack-mcpb.mjs).
+  const bundle = join(work, bundleName());
+  const { size } = buildBundle(tarball, work, bundle);
   step("mcpb validate manifest.json: valid");
-  const bundle = join(work, `${pkg.name}-${pkg.version}.mcpb`);
-  run(process.execPath, [mcpb, "pack", dir, bundle], { stdio: ["ignore", "pipe", "inherit"] });
-  const size = statSync(bundle).size;
   step(`mcpb pack: ${bundle} is ${(size / 1024 / 1024).toFixed(1)} MB (${size} bytes)`);
+  const mcpb = join(root, "node_modules/@anthropic-ai/mcpb/dist/cli/cli.js");
   const unpacked = join(work, "unpacked");
   run(process.execPath, [mcpb, "unpack", bundle, unpacked], { stdio: ["ignore", "pipe", "inherit"] });
   const manifest = JSON.parse(readFileSync(join(unpacked, "manifest.json"), "utf8"));

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FixedClock } from "../src/clock.js";
 import { loadConfig } from "../src/config.js";
-import { createContext } from "../src/context.js";
+import { createContext } from "../src/compose.js";
 import { listSpots } from "../src/facts/spots.js";
 import { createLogger } from "../src/logger.js";
 import { toolErrorResult } from "../src/mcp/server.js";

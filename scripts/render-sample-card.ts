@@ -2,10 +2,10 @@
 // offline data with the test suite's pinned clock, so the image only changes when the data or layout do.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spotDay } from "../src/cards/spot-day.js";
+import { spotDay } from "../src/decisions/spot-day.js";
 import { FixedClock } from "../src/clock.js";
 import { loadConfig } from "../src/config.js";
-import { createContext } from "../src/context.js";
+import { createContext } from "../src/compose.js";
 import { createLogger } from "../src/logger.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { cardImageModel } from "../src/share/card-image.js";

@@ -1,27 +1,22 @@
 // Everything a handler needs, built once at start-up and passed in: configuration, the clock, the
-// catalogue, the forecast service and the logger. Handlers never reach for globals.
+// catalogue, the forecast service and the logger. Handlers never reach for globals. This module
+// holds only the shape (and the pure link helpers); src/compose.ts builds it. It imports nothing
+// but types from the layers below it (docs/development.md, "Layers").
 import type { Logger } from "pino";
-import { sourceObject, type Source as SourceObject } from "./attribution.js";
-import { Catalog } from "./catalog/catalog.js";
-import { loadRegulations, type Regulations } from "./catalog/regulations.js";
+import type { Redis } from "ioredis";
+import type { Source as SourceObject } from "./attribution.js";
+import type { Catalog } from "./catalog/catalog.js";
+import type { Regulations } from "./catalog/regulations.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config.js";
-import { ForecastService } from "./forecast/service.js";
-import { CardImages } from "./share/card-image.js";
-import { RenderPool } from "./share/render-pool.js";
-import { ClimatologySource, loadClimatology, unknownZoneSpots } from "./sources/climatology.js";
-import type { ClimatologyTable } from "./sources/climatology-schema.js";
-import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
-import { CompositeSource } from "./sources/composite.js";
-import { createUpstreams, type Upstreams } from "./sources/live.js";
-import type { Redis } from "ioredis";
-import { connectRedis } from "./redis.js";
-import { KeyRegistry } from "./metering/keys.js";
-import { Meter } from "./metering/meter.js";
-import { AnswerCache } from "./answer-cache.js";
-import { warmUp } from "./warm-up.js";
-import { Validation } from "./validation/validation.js";
-import type { Source, TideSource } from "./sources/types.js";
+import type { ForecastService } from "./forecast/service.js";
+import type { CardImages } from "./share/card-image.js";
+import type { ClimatologySource } from "./sources/climatology.js";
+import type { HarmonicTideSource } from "./sources/tides.js";
+import type { Upstreams } from "./sources/live.js";
+import type { Meter } from "./metering/meter.js";
+import type { AnswerCache } from "./answer-cache.js";
+import type { Validation } from "./validation/validation.js";
 
 export interface ServiceContext {
   config: Config;
@@ -99,83 +94,4 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   if (query === undefined) return path;
   const kept = query.split("&").filter((kv) => kv !== "" && !kv.endsWith("="));
   return kept.length > 0 ? `${path}?${kept.join("&")}` : path;
-}
-
-export interface ContextOptions {
-  config: Config;
-  clock: Clock;
-  log: Logger;
-  catalog?: Catalog;
-  /** Override the hourly source (tests use stubs of upstreams through the real adapters). */
-  source?: Source;
-  tides?: TideSource;
-  /** Seasonal-norm tables by region id (default data/climatology; planning runs pass cloned regions'). */
-  climatology?: Map<string, ClimatologyTable>;
-  /** Protected-areas file (default data/protected-areas.json). */
-  protectedAreasFile?: string;
-  /** Share-image renderer (tests pass one with a small cache). */
-  cardImages?: CardImages;
-}
-
-export function createContext(opts: ContextOptions): ServiceContext {
-  const catalog = opts.catalog ?? Catalog.load();
-  const climatology = new ClimatologySource(opts.climatology ?? loadClimatology());
-  const harmonicTides = new HarmonicTideSource(loadTideStations());
-  for (const spot of catalog.spots) {
-    if (spot.tide_station !== null && !harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
-    if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
-  }
-  for (const region of catalog.regions) {
-    const unknown = unknownZoneSpots(climatology.table(region.id)!, new Set(region.spots.map((s) => s.id)));
-    if (unknown.length) throw new Error(`region ${region.id}: water_temp_zones name spots not in the region: ${unknown.join(", ")}`);
-  }
-  const regulations = loadRegulations(catalog, opts.protectedAreasFile);
-  if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
-  const mode = opts.config.dataSource;
-  const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
-  const validation = new Validation({ catalog, clock: opts.clock, log: opts.log, redis, normals: climatology, source: sourceObject(opts.config.publicBaseUrl), dataMode: mode, docs: `${opts.config.publicBaseUrl}/docs` });
-  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b), onTick: () => validation.retry() });
-  if (upstreams && opts.config.validationScoring) validation.attach(upstreams.hindcast);
-  const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
-  const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
-  const forecasts = new ForecastService({ source, tides, clock: opts.clock, normals: climatology }, catalog);
-  const keys = opts.config.auth.mode === "metered" && opts.config.auth.keysFile ? KeyRegistry.load(opts.config.auth.keysFile) : null;
-  const meter = new Meter({ config: opts.config, keys, catalog, clock: opts.clock, redis });
-  if (opts.config.auth.mode === "metered" && !redis) {
-    opts.log.warn("AUTH_MODE=metered without REDIS_URL: key allotments are counted in this process's memory and start again from zero on every restart");
-  }
-  const ctx: ServiceContext = {
-    config: opts.config,
-    clock: opts.clock,
-    catalog,
-    forecasts,
-    climatology,
-    harmonicTides,
-    regulations,
-    upstreams,
-    log: opts.log,
-    cardImages: opts.cardImages ?? new CardImages({ renderer: new RenderPool(opts.config.render) }),
-    meter,
-    answers: new AnswerCache(opts.clock, forecasts, catalog),
-    redis,
-    validation,
-    source: sourceObject(opts.config.publicBaseUrl),
-    links: makeLinks(opts.config),
-    draining: false,
-    warming: false,
-    async warmUp() {
-      ctx.warming = true;
-      try {
-        await warmUp(ctx);
-      } finally {
-        ctx.warming = false;
-      }
-    },
-    async close() {
-      upstreams?.stop();
-      await ctx.cardImages.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
-    },
-  };
-  return ctx;
 }

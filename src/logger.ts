@@ -86,10 +86,37 @@ export interface ServiceLogger extends Logger {
 /** One destination per descriptor, however many loggers write to it. */
 const destinations: { 1?: BoundedLogDestination; 2?: BoundedLogDestination } = {};
 
-/** JSON logs to stdout, or to stderr (fd 2) when stdout carries the MCP stdio protocol. */
-export function createLogger(level: LogLevel, fd: 1 | 2 = 1): ServiceLogger {
+const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+/** Fields a readable line leaves out: shown another way, or the same on every line. */
+const UNSHOWN = new Set(["level", "time", "msg", "service", "pid", "hostname"]);
+
+/**
+ * One JSON log line as a person reads it on a terminal: `17:02:03 WARN  message  key=value …`
+ * (local time; objects as compact JSON). A line that is not JSON passes through unchanged.
+ */
+export function readableLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const time = typeof entry.time === "string" ? new Date(entry.time).toTimeString().slice(0, 8) : "";
+  const level = (LEVEL_NAMES[entry.level as number] ?? String(entry.level)).padEnd(5);
+  const fields = Object.entries(entry)
+    .filter(([k, v]) => !UNSHOWN.has(k) && v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
+  return `${time} ${level} ${String(entry.msg ?? "")}${fields.length ? "  " + fields.join(" ") : ""}\n`;
+}
+
+/**
+ * Logs to stdout, or to stderr (fd 2) when stdout carries the MCP stdio protocol: JSON lines, or
+ * readable lines when `readable` (the HTTP service on a terminal).
+ */
+export function createLogger(level: LogLevel, fd: 1 | 2 = 1, readable = false): ServiceLogger {
   const destination = (destinations[fd] ??= new BoundedLogDestination(fd === 1 ? process.stdout : process.stderr));
-  const log: ServiceLogger = pino({ level, base: { service: "ocean-conditions" }, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  const sink = readable ? { write: (line: string) => destination.write(readableLine(line)) } : destination;
+  const log: ServiceLogger = pino({ level, base: { service: "ocean-conditions" }, timestamp: pino.stdTimeFunctions.isoTime }, sink);
   log.flushLines = (timeoutMs) => destination.flush(timeoutMs);
   destination.reportDropped ??= (dropped) => log.warn({ dropped }, "log lines dropped: the log reader was not keeping up");
   return log;

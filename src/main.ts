@@ -2,15 +2,17 @@
 // Entry point. `npm start` serves HTTP (REST, MCP at /mcp, pages) until SIGTERM/SIGINT, finishing
 // in-flight requests before exiting. With `--stdio` it serves the same four MCP tools over
 // stdin/stdout for desktop hosts (logs then go to stderr).
+import type { AddressInfo } from "node:net";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import { createContext } from "./context.js";
+import { createContext } from "./compose.js";
 import { createApp } from "./http/app.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
 import { createLogger } from "./logger.js";
 import { createMcpServerFactory } from "./mcp/server.js";
+import { startupBlock } from "./startup.js";
 
 function readConfig(): Config {
   try {
@@ -25,7 +27,8 @@ function readConfig(): Config {
 }
 
 function serveHttp(config: Config): void {
-  const log = createLogger(config.logLevel);
+  // On a terminal, readable lines after the start-up block; elsewhere JSON lines.
+  const log = createLogger(config.logLevel, 1, process.stdout.isTTY === true);
   const ctx = createContext({ config, clock: systemClock, log });
   ctx.upstreams?.start();
   const server = createHttpServer();
@@ -39,7 +42,11 @@ function serveHttp(config: Config): void {
     .then(() => log.info({ ms: Math.round(performance.now() - started) }, "warmed up: ready"))
     .catch((err: unknown) => log.error({ err }, "warm-up failed"));
   server.listen(config.port, config.host, () => {
-    log.info({ port: config.port, host: config.host, base: config.publicBaseUrl, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
+    const port = (server.address() as AddressInfo).port;
+    // PORT=0 takes any free port: the block names the one taken.
+    const base = config.port === 0 ? ctx.links.base.replace(/:0$/, `:${port}`) : ctx.links.base;
+    if (process.stdout.isTTY) process.stdout.write(startupBlock({ base, dataSource: config.dataSource, spots: ctx.catalog.spots.length, regions: ctx.catalog.regions.length, logLevel: config.logLevel }));
+    else log.info({ port, host: config.host, base, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
   });
   installGracefulShutdown(server, ctx, log);
 }

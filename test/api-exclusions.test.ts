@@ -4,7 +4,7 @@
 // regulated_area caveat with every rule that applies. Pinned now: 2026-11-21 09:00 in Honolulu.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { spotDay } from "../src/cards/spot-day.js";
+import { spotDay } from "../src/decisions/spot-day.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
 import { cardImageModel } from "../src/share/card-image.js";
 import { UNRANKED_TEST_REGION } from "./helpers/catalog.js";

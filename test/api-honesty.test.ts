@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const BEST_DAY_NOISE_MARGIN = 5;
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
-import { spotDay } from "../src/cards/spot-day.js";
+import { spotDay } from "../src/decisions/spot-day.js";
 import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { WIND_BANDS, windWord } from "../src/forecast/wind-words.js";
 import { cardImageModel } from "../src/share/card-image.js";

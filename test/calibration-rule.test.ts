@@ -50,7 +50,12 @@ describe("which references count", () => {
     expect(uncounted(ref(50, null))).toBe("floor_only");
     expect(MAX_RANGE_RATIO).toBe(3);
     expect(uncounted(ref(20, 60))).toBeNull();
-    expect(uncounted(ref(20, 61))).toBe("too_wide");
+    expect(uncounted(ref(20, 63))).toBe("too_wide");
+    // A metre range of exactly ×3 stored in whole feet (5–15 m as 16–49 ft, 10–30 m as 33–100 ft)
+    // still counts; 3–10 m (10–33 ft) does not.
+    expect(uncounted(ref(16, 49))).toBeNull();
+    expect(uncounted(ref(33, 100))).toBeNull();
+    expect(uncounted(ref(10, 33))).toBe("too_wide");
     // A log is a log whatever else it says.
     expect(uncounted(ref(50, null, { kind: "log" }))).toBe("log");
   });

@@ -1,6 +1,7 @@
 // The README is the front door and docs/ the reference. Their examples are real responses
 // (scripts/readme-examples.ts) and must stay valid against the schemas they illustrate; every environment
 // variable and error code the service uses is documented; every relative link points at a file that exists.
+// The commands in them are run by test/doc-commands.test.ts.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -65,12 +66,6 @@ describe("README and docs/", () => {
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm install && npm test");
     expect(readme.split("\n").length).toBeLessThanOrEqual(300);
-  });
-
-  it("give copyable commands that still work tomorrow: no fixed date, which would leave the 7-day horizon", () => {
-    const commands = documents.flatMap((doc) => doc.text.split("\n").filter((l) => /^\s*(\$\s*)?curl\b/.test(l)).map((l) => `${doc.name}: ${l.trim()}`));
-    expect(commands.length).toBeGreaterThan(2);
-    expect(commands.filter((c) => /\b20\d\d-\d\d-\d\d\b/.test(c))).toEqual([]);
   });
 
   it("link only to files that exist", () => {

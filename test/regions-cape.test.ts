@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { FixedClock } from "../src/clock.js";
 import { loadConfig } from "../src/config.js";
-import { createContext } from "../src/context.js";
+import { createContext } from "../src/compose.js";
 import { createLogger } from "../src/logger.js";
 import { clonedCatalog, clonedClimatology } from "../src/sources/budget.js";
 import { loadClimatology } from "../src/sources/climatology.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIVITIES } from "../src/activities.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { RegionRecord } from "../src/catalog/schema.js";
-import { spotDay } from "../src/cards/spot-day.js";
+import { spotDay } from "../src/decisions/spot-day.js";
 import { DATA_DIR } from "../src/paths.js";
 import { CardImages, cardImageModel, type CardImageModel } from "../src/share/card-image.js";
 import { recommendSpot } from "../tools/recommend-spot.js";

@@ -3,7 +3,7 @@
 // at 10 kt gusting 16 that no text calls calm — why, factors, model note, card, Markdown, share page,
 // forecast page and the share image's wind block all say the same word.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spotDay } from "../src/cards/spot-day.js";
+import { spotDay } from "../src/decisions/spot-day.js";
 import { OPEN_WATER_GUST_FACTOR, WIND_BANDS, judgedWindKt, windWord } from "../src/forecast/wind-words.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";

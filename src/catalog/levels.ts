@@ -15,6 +15,12 @@ export const FULL_SUPPORT_SHARE = 0.8;
 export const SINGLE_FIGURE_TOLERANCE = 0.25;
 /** A published range wider than this ratio (high ÷ low) says too little about the level to calibrate it. */
 export const MAX_RANGE_RATIO = 3;
+/**
+ * References are stored in whole feet, so a metre range of exactly ×3 (5–15 m) is stored as 16–49 ft,
+ * ×3.06. The ratio is taken with each end moved half a foot inwards, which undoes that rounding and
+ * nothing wider (3–10 m, stored 10–33 ft, stays too wide).
+ */
+const FEET_ROUNDING = 0.5;
 
 export type Uncounted = "log" | "floor_only" | "too_wide" | "does_not_fit";
 
@@ -31,7 +37,7 @@ export function uncounted(ref: VisibilityReference): Uncounted | null {
   if (ref.kind === "log") return "log";
   if (!ref.fits) return "does_not_fit";
   if (ref.high_ft === null) return "floor_only";
-  if (ref.high_ft / ref.low_ft > MAX_RANGE_RATIO) return "too_wide";
+  if ((ref.high_ft - FEET_ROUNDING) / (ref.low_ft + FEET_ROUNDING) > MAX_RANGE_RATIO) return "too_wide";
   return null;
 }
 

@@ -16,6 +16,7 @@ import { API_ROUTES, serveApi } from "./api.js";
 import { CompressedBody } from "./compressed.js";
 import { openApiDocument } from "./openapi.js";
 import { registerDocsPage } from "./docs-page.js";
+import { registerFrontPage } from "./front-page.js";
 import { createCardImageRoute, registerSharePages } from "./pages.js";
 import { sendProblem } from "./problem.js";
 import { applyCommonHeaders, requestState, setRequestState } from "./request-state.js";
@@ -116,6 +117,7 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
   registerSharePages(app, ctx);
   registerDocsPage(app, ctx);
   registerValidation(app, ctx);
+  registerFrontPage(app, ctx);
 
   app.use((req, res) => fail(res, new ServiceError("not_found", `No route for ${req.method} ${req.path}. The API is described at ${ctx.links.openapi}.`)));
 

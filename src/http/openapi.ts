@@ -392,6 +392,14 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
       content: { "application/json": { schema: ref("schemas", "Validation") } },
       extra: problemResponses([503], false, ["unavailable"]),
     }),
+    "/": simpleGet({
+      id: "getFrontPage",
+      summary: "Front page",
+      description: "For a browser (Accept naming text/html): what this service is, a map of the covered spots, how to connect an AI assistant and links to the docs. Otherwise a small JSON index of the same links.",
+      tag: "service",
+      headers: ["Cache-Control"],
+      content: { ...HTML, "application/json": { schema: ref("schemas", "FrontIndex") } },
+    }),
     "/healthz": simpleGet({ id: "getHealth", summary: "Liveness", description: "200 while the process answers requests.", tag: "service", content: { "application/json": { schema: ref("schemas", "Health") } } }),
     "/readyz": simpleGet({
       id: "getReadiness",

@@ -7,7 +7,7 @@ import type { Express, NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { hourFloor } from "../clock.js";
 import type { Raw } from "../params.js";
-import { SPOT_DAY_ERRORS, spotDay } from "../cards/spot-day.js";
+import { SPOT_DAY_ERRORS, spotDay } from "../decisions/spot-day.js";
 import type { ServiceContext } from "../context.js";
 import { isServiceError, ServiceError, type ErrorCode } from "../errors.js";
 import { cardImageModel, type CardImageModel } from "../share/card-image.js";

@@ -12,3 +12,24 @@ export const ReadinessSchema = z
     source: SourceSchema,
   })
   .meta({ id: "Readiness", description: "Whether this instance should receive traffic." });
+
+export const FrontIndexSchema = z
+  .looseObject({
+    name: z.string(),
+    description: z.string(),
+    version: z.string(),
+    links: z.looseObject({
+      docs: z.url(),
+      openapi: z.url(),
+      mcp: z.url(),
+      coverage: z.url(),
+      spots: z.url(),
+      example_conditions: z.url(),
+      example_forecast_page: z.url(),
+      server_card: z.url(),
+      project: z.url(),
+    }),
+    coverage: z.object({ regions: z.int(), spots: z.int() }),
+    source: SourceSchema,
+  })
+  .meta({ id: "FrontIndex", description: "What this service is, where its API, MCP endpoint, docs and examples are, and how much it covers (GET / when HTML is not asked for)." });

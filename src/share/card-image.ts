@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import { LRUCache } from "lru-cache";
 import type { Font, default as Satori } from "satori";
-import type { SpotDay } from "../cards/spot-day.js";
 import { splitMetric } from "../format.js";
+import type { SpotCardJson } from "../schemas/decisions.js";
 import { CARD_CACHE_MAX_BYTES, CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { typicalFor } from "../forecast/norms.js";
 import { WIND_BANDS } from "../forecast/wind-words.js";
@@ -43,7 +43,23 @@ export interface CardImageModel {
   attribution: string;
 }
 
-export function cardImageModel(day: SpotDay): CardImageModel {
+/**
+ * What the image is drawn from: a spot-day as the decision layer judges it (src/decisions/spot-day.ts
+ * passes its SpotDay). Declared here as plain values so the renderer, which the service context
+ * holds, never imports the decisions above it.
+ */
+export interface CardImageInput {
+  card: SpotCardJson;
+  date: string;
+  /** Spot-local today, which the relative date label is measured from. */
+  today: string;
+  activity: { label: string } | null;
+  period: { seasonal: boolean } | null;
+  why: string | null;
+  notice: { title: string; text: string } | null;
+}
+
+export function cardImageModel(day: CardImageInput): CardImageModel {
   const c = day.card;
   const rel = dateLabel(day.date, day.today);
   const abs = shortDate(day.date);

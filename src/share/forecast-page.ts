@@ -2,7 +2,7 @@
 // the server, a compact day table whose rows are the same cards the share pages show, every 3-hour
 // period on demand, tides, credits and the disclaimer. No script; readable on a phone.
 import { activity as activityById, isActivityId, type Activity } from "../activities.js";
-import { spotDay, type SpotDay } from "../cards/spot-day.js";
+import { spotDay, type SpotDay } from "../decisions/spot-day.js";
 import type { ServiceContext } from "../context.js";
 import { TIERS } from "../forecast/tiers.js";
 import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, tierLabelFor } from "../forecast/norms.js";

@@ -1,7 +1,7 @@
 // The share page behind card.links.share: Open Graph and Twitter tags so chat and social apps show
 // the card image as the link preview, and for a person who opens it, the card, its reason, the
 // caveats to relay, a link to the 7-day forecast, the credits and the disclaimer.
-import type { SpotDay } from "../cards/spot-day.js";
+import type { SpotDay } from "../decisions/spot-day.js";
 import type { ServiceContext } from "../context.js";
 import { CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { SERVICE_NAME } from "../attribution.js";

@@ -1,6 +1,7 @@
 // Circuit breaker per upstream: stop calling a failing upstream for a while, then let one probe
 // through. closed → open after N consecutive failures (or at once on 429) → half-open after the
-// cool-down → closed on a successful probe, open again on a failed one. One log line per change.
+// cool-down → closed on a successful probe, open again on a failed one. One log line per change
+// (at debug while the cause is a network failure, which the upstream client reports once).
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 
@@ -22,6 +23,8 @@ export class CircuitBreaker {
   #failures = 0;
   #openUntil = 0;
   #probing = false;
+  /** Why the circuit last opened: a network failure (offline) is already reported by the client. */
+  #reason = "";
 
   constructor(
     readonly upstream: string,
@@ -75,6 +78,7 @@ export class CircuitBreaker {
     if (this.#state === "half-open" || wasProbe || told || this.#failures >= this.opts.failureThreshold) {
       const waitMs = Math.max(this.opts.cooldownMs, Math.min(MAX_RETRY_AFTER_MS, retryAfterMs ?? 0));
       this.#openUntil = this.opts.clock.now().getTime() + waitMs;
+      this.#reason = reason;
       if (this.#state === "open") return;
       this.#transition("open", { reason, failures: this.#failures, retryAfterS: Math.ceil(waitMs / 1000) });
     }
@@ -95,7 +99,10 @@ export class CircuitBreaker {
         : to === "half-open"
           ? `upstream ${this.upstream}: circuit half-open, probing`
           : `upstream ${this.upstream}: circuit closed, upstream healthy again`;
-    const level = to === "open" ? "warn" : "info";
+    // While the network is down the upstream client has said so once; the breaker's cycles
+    // (probe, open again) are then routine and logged at debug.
+    const offline = this.#reason === "network" && to !== "closed";
+    const level = offline ? "debug" : to === "open" ? "warn" : "info";
     this.opts.log[level]({ upstream: this.upstream, breaker: { from, to }, ...detail }, msg);
   }
 }

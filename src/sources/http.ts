@@ -78,6 +78,12 @@ export interface CallOptions {
 }
 
 export class UpstreamClient {
+  /**
+   * Set by a network failure (no route, no DNS: typically no internet), cleared by an answer. Being
+   * offline is expected, so it is logged once as a state, not as a warning per call.
+   */
+  #unreachable = false;
+
   constructor(
     readonly upstream: string,
     readonly opts: UpstreamClientOptions,
@@ -122,6 +128,8 @@ export class UpstreamClient {
       if (result.ok) {
         breaker.onSuccess();
         log.debug(where, "upstream call");
+        if (this.#unreachable) log.info(where, `upstream ${this.upstream}: reachable again`);
+        this.#unreachable = false;
         return result.value;
       }
       const { kind, message, retryAfterMs, status, limit } = result;
@@ -143,7 +151,17 @@ export class UpstreamClient {
         throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS());
       }
       breaker.onFailure(kind);
-      log.warn({ ...where, failure: kind, reason: message, breaker: breaker.state }, `upstream ${this.upstream} failed`);
+      if (kind === "network" && this.#unreachable) {
+        log.debug({ ...where, failure: kind, reason: message, breaker: breaker.state }, `upstream ${this.upstream} failed`);
+      } else if (kind === "network") {
+        this.#unreachable = true;
+        log.warn(
+          { ...where, failure: kind, reason: message, breaker: breaker.state },
+          `upstream ${this.upstream} unreachable (no network?): answering without it until it is back; further failures are not logged`,
+        );
+      } else {
+        log.warn({ ...where, failure: kind, reason: message, breaker: breaker.state }, `upstream ${this.upstream} failed`);
+      }
       throw new UpstreamError(this.upstream, kind, message, breaker.retryAfterS(), status ?? null);
     }
   }

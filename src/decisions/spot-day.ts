@@ -6,18 +6,18 @@ import type { DataCredit } from "../attribution.js";
 import type { Spot } from "../catalog/catalog.js";
 import type { AreaRule } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
-import type { Caveat } from "../decisions/caveats.js";
+import type { Caveat } from "./caveats.js";
 import { closureOn } from "../catalog/access.js";
-import { bestDaylightPeriod, screenCandidates } from "../decisions/evaluate.js";
-import { buildPick } from "../decisions/pick.js";
-import { assertWithinHorizon, parseActivity } from "../decisions/request.js";
-import { notRankedSentence } from "../decisions/response.js";
+import { bestDaylightPeriod, screenCandidates } from "./evaluate.js";
+import { buildPick } from "./pick.js";
+import { assertWithinHorizon, parseActivity } from "./request.js";
+import { notRankedSentence } from "./response.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
 import { optionalString, parseDate, parseSpotId, resolveSpot, type Raw } from "../params.js";
 import type { SpotCardJson } from "../schemas/decisions.js";
 import { localDate } from "../time/zone.js";
-import { buildCard } from "./card.js";
+import { buildCard } from "../cards/card.js";
 
 /** Why a shared spot/day is not a pick for the activity asked about; shown in place of the headline. */
 export interface SpotDayNotice {
