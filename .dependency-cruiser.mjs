@@ -17,13 +17,13 @@ export const LAYERS = [
   },
   {
     name: "model",
-    what: "the forecast's pure functions: optics, swell, visibility, score, tiers, periods, wind words, seasonal norms, the why sentence; units and formatting",
-    paths: ["^src/forecast/(curve|norms|optics|periods|score|swell|tiers|visibility|why|wind-words)\\.ts$", "^src/format\\.ts$"],
+    what: "the forecast's pure functions: optics, swell, visibility, score, tiers, periods, wind words, seasonal norms, the why sentence; units and formatting; the validation record's skill arithmetic",
+    paths: ["^src/forecast/(curve|norms|optics|periods|score|swell|tiers|visibility|why|wind-words)\\.ts$", "^src/format\\.ts$", "^src/validation/skill\\.ts$"],
   },
   {
     name: "sources",
-    what: "where numbers come from: the Source interface, seasonal norms, harmonic tides, freshness, the DATA_SOURCE policy, and the live upstreams with their HTTP client, cache, breaker, budget and scheduler (a new upstream goes here)",
-    paths: ["^src/sources/"],
+    what: "where numbers come from: the Source interface, seasonal norms, harmonic tides, freshness, the DATA_SOURCE policy, and the live upstreams with their HTTP client, cache, breaker, budget and scheduler, and the validation hindcast (a new upstream goes here)",
+    paths: ["^src/sources/", "^src/validation/hindcast\\.ts$"],
   },
   {
     name: "schemas",
@@ -37,8 +37,8 @@ export const LAYERS = [
   },
   {
     name: "services",
-    what: "the long-lived parts the context holds: metering (keys, rate limits, allotments), the answers shared by REST and MCP (valid per hour and forecast version), the share-image renderer and its worker pool",
-    paths: ["^src/metering/", "^src/answer-cache\\.ts$", "^src/share/(card-image|fonts|palette|render-pool|render-worker)\\.ts$"],
+    what: "the long-lived parts the context holds: metering (keys, rate limits, allotments), the answers shared by REST and MCP (valid per hour and forecast version), the share-image renderer and its worker pool, the validation record (scoring, pair store, report)",
+    paths: ["^src/metering/", "^src/answer-cache\\.ts$", "^src/share/(card-image|fonts|palette|render-pool|render-worker)\\.ts$", "^src/validation/(report|schema|scorer|store|validation)\\.ts$"],
   },
   {
     name: "context",
@@ -62,8 +62,8 @@ export const LAYERS = [
   },
   {
     name: "surfaces",
-    what: "how answers reach people: the request prelude, the REST router, Express for pages, discovery and health, problems, OpenAPI; the MCP server, the /mcp endpoint with its replays, discovery documents; the forecast and share pages and charts (a new page or route goes here)",
-    paths: ["^src/http/", "^src/mcp/(?!tool\\.ts$)", "^src/share/(forecast-chart|forecast-page|html|share-page)\\.ts$", "^src/failures\\.ts$"],
+    what: "how answers reach people: the request prelude, the REST router, Express for pages, discovery and health, problems, OpenAPI; the MCP server, the /mcp endpoint with its replays, discovery documents; the forecast and share pages and charts, the validation endpoint (a new page or route goes here)",
+    paths: ["^src/http/", "^src/mcp/(?!tool\\.ts$)", "^src/share/(forecast-chart|forecast-page|html|share-page)\\.ts$", "^src/failures\\.ts$", "^src/validation/route\\.ts$"],
   },
   {
     name: "root",

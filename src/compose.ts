@@ -17,6 +17,7 @@ import type { ClimatologyTable } from "./sources/climatology-schema.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
 import { createUpstreams } from "./sources/live.js";
+import { Validation } from "./validation/validation.js";
 import { connectRedis } from "./redis.js";
 import { KeyRegistry } from "./metering/keys.js";
 import { Meter } from "./metering/meter.js";
@@ -56,7 +57,9 @@ export function createContext(opts: ContextOptions): ServiceContext {
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
   const mode = opts.config.dataSource;
   const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
-  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis });
+  const validation = new Validation({ catalog, clock: opts.clock, log: opts.log, redis, normals: climatology, source: sourceObject(opts.config.publicBaseUrl), dataMode: mode, docs: `${opts.config.publicBaseUrl}/docs` });
+  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b), onTick: () => validation.retry() });
+  if (upstreams && opts.config.validationScoring) validation.attach(upstreams.hindcast);
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
   const forecasts = new ForecastService({ source, tides, clock: opts.clock, normals: climatology }, catalog);
@@ -79,6 +82,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
     meter,
     answers: new AnswerCache(opts.clock, forecasts, catalog),
     redis,
+    validation,
     source: sourceObject(opts.config.publicBaseUrl),
     links: makeLinks(opts.config),
     draining: false,

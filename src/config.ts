@@ -81,6 +81,8 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().min(1).default("false"),
   /** Counters (and the keyed allotments) in Redis, shared by every instance; memory when unset. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Score each satellite observation against the model from Open-Meteo's hindcast of its day (GET /api/v1/validation). */
+  VALIDATION_SCORING: z.enum(["on", "off"]).default("on"),
   // Keys (README "Keys").
   AUTH_MODE: z.enum(["open", "metered"]).default("open"),
   /** JSON list of {key, status: active|revoked, allotment?}; required when AUTH_MODE=metered. */
@@ -116,6 +118,8 @@ export interface Config {
   /** Express "trust proxy" setting (false: the socket address is the caller). */
   trustProxy: false | number | string;
   redisUrl: string | null;
+  /** Satellite observations scored against the model in live mode (two Open-Meteo requests per region and day). */
+  validationScoring: boolean;
   auth: { mode: "open" | "metered"; keysFile: string | null; upgradeUrl: string };
 }
 
@@ -238,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     connections: { max: e.MAX_CONNECTIONS, perIp: e.MAX_CONNECTIONS_PER_IP },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL ?? null,
+    validationScoring: e.VALIDATION_SCORING === "on",
     auth: { mode: e.AUTH_MODE, keysFile: e.API_KEYS_FILE ?? null, upgradeUrl: e.UPGRADE_URL ?? `${publicBaseUrl}/docs#keys` },
   };
 }

@@ -16,6 +16,7 @@ import type { HarmonicTideSource } from "./sources/tides.js";
 import type { Upstreams } from "./sources/live.js";
 import type { Meter } from "./metering/meter.js";
 import type { AnswerCache } from "./answer-cache.js";
+import type { Validation } from "./validation/validation.js";
 
 export interface ServiceContext {
   config: Config;
@@ -37,6 +38,8 @@ export interface ServiceContext {
   answers: AnswerCache;
   /** Redis connection when REDIS_URL is set (rate limits, upstream answers, leases and upstream limits shared across instances). */
   redis: Redis | null;
+  /** Satellite observations scored against the visibility model (GET /api/v1/validation). */
+  validation: Validation;
   /** The `source` object every JSON body carries. */
   source: SourceObject;
   links: Links;

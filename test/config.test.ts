@@ -43,6 +43,7 @@ describe("configuration", () => {
       connections: { max: 10_000, perIp: 256 },
       trustProxy: false,
       redisUrl: null,
+      validationScoring: true,
       auth: { mode: "open", keysFile: null, upgradeUrl: "http://localhost:3000/docs#keys" },
     });
   });

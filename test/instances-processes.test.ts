@@ -170,7 +170,8 @@ describeWithRedis("a lease holder killed mid-fetch", () => {
     // Slow upstreams: every answer takes 3 s, so a fetch is under way when its holder is killed.
     const stub = await startStubUpstreams({ scenario: "calm", delayMs: 3_000, latencyScale: 0.01 });
     cleanups.push(() => stub.close());
-    const env = { DATA_SOURCE: "live", REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), ERDDAP_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), ...stub.env };
+    // Scoring satellite observations would add its own hindcast request to the marine count below.
+    const env = { DATA_SOURCE: "live", REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), ERDDAP_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS), VALIDATION_SCORING: "off", ...stub.env };
 
     // Both instances are up before the fetch starts, so B's start-up is not part of what is timed.
     const [a, b] = await Promise.all([serviceProcess(env), serviceProcess(env)]);

@@ -15,6 +15,8 @@ import type { Raw } from "../src/params.js";
 import { CoverageSchema, type CoverageJson } from "../src/schemas/catalog.js";
 import { mdEscape } from "../src/format.js";
 import { readOnlyAnnotations, type ToolDefinition } from "../src/mcp/tool.js";
+import { VALIDATION_PATH } from "../src/validation/report.js";
+import { MIN_PAIRS, NOT_ENOUGH, WINDOW_DAYS } from "../src/validation/skill.js";
 
 export const name = "list_coverage";
 
@@ -52,6 +54,7 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
     "Regions with decision_support conditions_only have facts but no calibrated visibility model yet (too few of their spots have a typical visibility calibrated to published figures, or their spots' exposure and depths are not yet checked): recommendations and best-day decline there with status conditions_only. Each such region's reason is noted below.",
     "Places outside every region get status not_covered from the decision tools, naming the nearest covered spot.",
     `Data mode: ${ctx.config.dataSource}. Offline, conditions come from seasonal norms (labelled as such), real harmonic tides and computed sun.`,
+    `How good the visibility model is: each satellite observation of a spot is scored against the model's visibility for that day; per region over the last ${WINDOW_DAYS} days (pairs, bias, median absolute error, rank correlation of anomalies, beside the typical level alone) at ${ctx.links.base}${VALIDATION_PATH}. Fewer than ${MIN_PAIRS} pairs says "${NOT_ENOUGH}".`,
   ];
   for (const r of regions.filter((x) => x.decision_support === "conditions_only")) {
     notes.push(`Not ranked: ${ctx.catalog.levels(r).reason ?? `${r.name}: held back by its publisher although its data meet the calibration rule.`}`);

@@ -163,12 +163,20 @@ export function openMeteoValue(s: Scenario, variable: string, tMs: number, lat: 
   }
 }
 
-/** Kd490 of one pixel: the scenario's value with a little spatial texture. */
-export function kd490Value(s: Scenario, gapFilled: boolean, lat: number, lon: number): number | null {
+/**
+ * Kd490 of one pixel on the day observed at `tMs`: the scenario's value with a little spatial texture
+ * and a day-to-day swing that follows the primary swell (more swell, murkier water), so observations
+ * of a live run differ from day to day as real ones do and the validation record has something to rank.
+ */
+export function kd490Value(s: Scenario, gapFilled: boolean, lat: number, lon: number, tMs = 0): number | null {
   const kd = gapFilled ? s.kd490GapFilled : s.kd490Nrt;
   if (kd === null) return null;
-  return round(kd * (1 + 0.08 * Math.sin(lat * 40) * Math.cos(lon * 40)), 4);
+  const day = s.zeroSwell ? 1 : 1 + KD490_DAILY_SWING * Math.sin((2 * Math.PI * tMs) / (36 * HOUR_MS));
+  return round(kd * day * (1 + 0.08 * Math.sin(lat * 40) * Math.cos(lon * 40)), 4);
 }
+
+/** Day-to-day swing of the emulated Kd490 (± share), in phase with the primary swell's 36-hour wobble. */
+export const KD490_DAILY_SWING = 0.3;
 
 export function round(v: number, dp: number): number {
   const f = 10 ** dp;

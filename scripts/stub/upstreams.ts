@@ -407,7 +407,7 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     for (const [li, lat] of lats.entries()) {
       for (let j = Math.ceil(lon0 / step); j * step <= lon1; j++) {
         const lon = round(j * step, 4);
-        const v = partial && (li + j) % 2 === 0 ? null : kd490Value(state.scenario, ds.gapFilled, lat, lon);
+        const v = partial && (li + j) % 2 === 0 ? null : kd490Value(state.scenario, ds.gapFilled, lat, lon, time);
         rows.push([iso, 0.0, lat, lon, v]);
       }
     }

@@ -89,7 +89,8 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
     why: { summary, factors, model_note: modelNote || null, versus_next: versusNext },
     metrics: metricsOf(p),
     confidence: confidenceOf({
-      model: p.confidence ?? 0,
+      // Lowered (never raised) while the region's response does worse than climatology (GET /api/v1/validation).
+      model: (p.confidence ?? 0) * ctx.validation.confidenceFactorSync(spot.region.id),
       visibilitySource: p.visibilitySource ?? "heuristic",
       freshness: prov.freshness,
       daysAhead,

@@ -271,7 +271,7 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
  * the spot, wind and its onshore share, and the rain index at the period's middle hour. Origins of
  * the values read are added to `used` (null: not credited, for the normal conditions).
  */
-function conditionsOf(series: HourlyInputs, spot: Spot, start: Date, end: Date, used: Set<number> | null) {
+export function conditionsOf(series: HourlyInputs, spot: Spot, start: Date, end: Date, used: Set<number> | null) {
   const sink = used ?? new Set<number>();
   const h0 = Math.round((start.getTime() - series.start.getTime()) / HOUR_MS);
   const h1 = Math.max(h0 + 1, Math.round((end.getTime() - series.start.getTime()) / HOUR_MS));

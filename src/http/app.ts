@@ -22,6 +22,7 @@ import { createCardImageRoute, registerSharePages } from "./pages.js";
 import { sendProblem } from "./problem.js";
 import { applyCommonHeaders, requestState, setRequestState } from "./request-state.js";
 import { linkHeader as linkHeaderOf } from "./server-hooks.js";
+import { registerValidation } from "../validation/route.js";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export const EXPOSED_HEADERS = "Link, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, ETag";
@@ -120,6 +121,7 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
   });
   registerSharePages(app, ctx);
   registerDocsPage(app, ctx);
+  registerValidation(app, ctx);
   registerFrontPage(app, ctx);
 
   app.use((req, res) => fail(res, new ServiceError("not_found", `No route for ${req.method} ${req.path}. The API is described at ${ctx.links.openapi}.`)));

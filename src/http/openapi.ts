@@ -25,6 +25,8 @@ import "../schemas/conditions.js";
 import "../schemas/decisions.js";
 import "../schemas/health.js";
 import "../schemas/tool-error.js";
+import { VALIDATION_PATH } from "../validation/report.js";
+import "../validation/schema.js";
 
 type Json = Record<string, unknown>;
 
@@ -380,6 +382,16 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
     "/.well-known/ai-catalog.json": discoveryOperation("getAiCatalog", "AI catalog entry pointing at the MCP server card", "One entry whose url is the server card.", DISCOVERY.aiCatalog.contentType),
     "/openapi.json": simpleGet({ id: "getOpenApi", summary: "This document", description: "OpenAPI 3.1, generated from the schemas the service validates with.", tag: "service", content: { "application/json": { schema: { type: "object" } } } }),
     "/docs": simpleGet({ id: "getDocs", summary: "Developer documentation (HTML)", description: "This document rendered for people, with an introduction.", tag: "service", headers: ["Cache-Control"], content: HTML }),
+    [VALIDATION_PATH]: simpleGet({
+      id: "getValidation",
+      summary: "How good the visibility model is: each region's skill against satellite observations",
+      description:
+        "Every satellite Kd490 observation of a spot is paired with the model's visibility for that spot and day (from that day's swell, wind and rain, never the satellite). Per region over a rolling window: pairs, bias, median absolute error and the rank correlation of anomalies with its interval, beside the same figures for the climatology baseline. Below the minimum pair count a region says \"not enough observations yet\" and carries no figures. Not metered; changes as observations arrive (7–11 days after the day they see).",
+      tag: "service",
+      headers: ["Cache-Control"],
+      content: { "application/json": { schema: ref("schemas", "Validation") } },
+      extra: problemResponses([503], false, ["unavailable"]),
+    }),
     "/": simpleGet({
       id: "getFrontPage",
       summary: "Front page",

@@ -17,6 +17,7 @@ import { DAY_MS } from "../clock.js";
 import { getConditions } from "../../tools/get-conditions.js";
 import { forecastChartSvg } from "./forecast-chart.js";
 import { creditsFooter, html, page, raw, tierClass, type Raw as RawHtml } from "./html.js";
+import { VALIDATION_PATH } from "../validation/report.js";
 
 export interface ForecastPageInput {
   spot: Raw;
@@ -182,6 +183,7 @@ ${dayTable}
 </table></div>
 </details>
 <p>Visibility is a ${c.data_quality.visibility_source ?? "unknown"} estimate; data freshness: ${c.data_quality.freshness ?? "unknown"}. ${hasTide ? "Tide heights are feet above MLLW. " : ""}JSON: <a href="${ctx.links.conditions(spot.id)}">conditions for this spot</a>.</p>
+<p>How good the visibility model is, region by region, against satellite observations: <a href="${ctx.links.base}${VALIDATION_PATH}">validation figures</a>.</p>
 ${creditsFooter(c.data_credits, c.attribution)}`;
 
   return { html: page({ title, head, body, homeUrl: ctx.links.base }), builtFor: forecast.now };

@@ -129,6 +129,8 @@ export interface ErddapDeps {
   datasets: readonly string[];
   client: UpstreamClient;
   cache: UpstreamCache<Kd490Batch>;
+  /** Told of each batch fetched for a region (the validation record scores its observations). */
+  onBatch?: (region: Region, batch: Kd490Batch) => void;
 }
 
 export class ErddapKd490Source implements Source {
@@ -195,7 +197,9 @@ export class ErddapKd490Source implements Source {
     }
     // Nothing answered: fail, so the cache serves the last good batch with its real (older) fetch time.
     if (answered === 0 && lastError) throw lastError;
-    return { readings };
+    const batch = { readings };
+    this.deps.onBatch?.(region, batch);
+    return batch;
   }
 
   async #grid(dataset: string, region: Region, ticket: Ticket): Promise<Grid> {

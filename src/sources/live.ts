@@ -20,6 +20,8 @@ import { LEASE_MARGIN_MS, RedisLink, RedisUpstreamBudget, SharedAnswers, Wakeups
 import type { Redis } from "ioredis";
 import type { HarmonicTideSource } from "./tides.js";
 import type { Source, TideEvent } from "./types.js";
+import type { Region } from "../catalog/catalog.js";
+import { OpenMeteoHindcast } from "../validation/hindcast.js";
 
 export const UPSTREAMS = ["open-meteo-marine", "open-meteo-forecast", "noaa-coops", "erddap"] as const;
 export type UpstreamName = (typeof UPSTREAMS)[number];
@@ -49,6 +51,11 @@ export const REFRESH_TICK_MS = 60_000;
 export const REFRESH_SHARE = 0.4;
 export const REFRESH_PACE_HEADSTART_MS = 3 * HOUR_MS;
 /** A held-back answer is kept only while it stays younger than the `recent` freshness window. */
+/**
+ * The validation hindcast goes only in a quiet minute: while the minute's Open-Meteo spending (callers
+ * included) stays within this share of the per-minute limit, so it never competes with a burst of callers.
+ */
+export const HINDCAST_MINUTE_SHARE = 0.1;
 export const HOLD_MAX_AGE_MS = FRESHNESS_LEVELS.find((f) => f.id === "recent")!.maxAgeMs;
 
 /** Share of UPSTREAM_CACHE_MB each upstream's cache may use. */
@@ -68,6 +75,8 @@ export interface Upstreams {
   governor: RefreshGovernor;
   /** Fetches the next hour's data for recently asked regions when the hour is about to turn. */
   refreshAhead(): Promise<number>;
+  /** Open-Meteo's answers for past days, through the same clients (the validation record's model inputs). */
+  hindcast: OpenMeteoHindcast;
   /** Resolves once every upstream fetch under way (background ones included) has finished. */
   settled(): Promise<void>;
   /** Starts the refresh-ahead ticker (npm start); tests call refreshAhead() directly. */
@@ -82,9 +91,13 @@ export interface UpstreamDeps {
   harmonics: HarmonicTideSource;
   /** With REDIS_URL: upstream answers, leases and the scheduler's limits shared by every instance. */
   redis?: Redis | null;
+  /** Told of each Kd490 batch fetched (the validation record). */
+  onKd490?: (region: Region, batch: Kd490Batch) => void;
+  /** Called on each refresh-ahead tick (the validation record retries what it held back). */
+  onTick?: () => void;
 }
 
-export function createUpstreams({ config, clock, log, harmonics, redis }: UpstreamDeps): Upstreams {
+export function createUpstreams({ config, clock, log, harmonics, redis, onKd490, onTick }: UpstreamDeps): Upstreams {
   const u = config.upstreams;
   const ulog = log.child({ component: "upstreams" });
   const userAgent = `${SERVICE_NAME.replace(/\s+/g, "-").toLowerCase()}/${SERVICE_VERSION} (+${config.publicBaseUrl})`;
@@ -162,11 +175,12 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
 
   const marine: OpenMeteoSource = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"], runs });
   const forecast: OpenMeteoSource = new OpenMeteoSource(FORECAST, { url: u.forecastUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-forecast"], cache: caches["open-meteo-forecast"], runs });
-  const erddap = new ErddapKd490Source({ url: u.erddapUrl, datasets: u.kd490Datasets, client: clients.erddap, cache: caches.erddap });
+  const erddap = new ErddapKd490Source({ url: u.erddapUrl, datasets: u.kd490Datasets, client: clients.erddap, cache: caches.erddap, onBatch: onKd490 });
   const coops = new CoopsTideSource({ url: u.coopsUrl, client: clients["noaa-coops"], cache: caches["noaa-coops"], harmonics });
 
   const refreshAhead = async () => {
     const counts = await Promise.all([caches["open-meteo-marine"], caches["open-meteo-forecast"]].map((c) => c.refreshAhead()));
+    onTick?.();
     return counts.reduce((a, b) => a + b, 0);
   };
   let timer: NodeJS.Timeout | null = null;
@@ -178,6 +192,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis }: Upstre
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,
     runs,
     governor,
+    hindcast: new OpenMeteoHindcast({ marine: { client: clients["open-meteo-marine"], url: u.marineUrl }, forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl }, apiKey: u.openMeteoApiKey, clock, governor, quietMinute: quotas.some((w) => w.id === "minute") ? new RefreshGovernor({ budget: lanes["open-meteo"].opts.budget, windows: quotas.filter((w) => w.id === "minute"), share: HINDCAST_MINUTE_SHARE, headstartMs: 0, clock }) : undefined }),
     refreshAhead,
     async settled() {
       await Promise.all(Object.values(caches).map((c) => c.settled()));
