@@ -87,9 +87,32 @@ function legacyCall(body: Record<string, unknown>): CallParts | null {
   return { id, params };
 }
 
+/**
+ * What `classify` decided, by everything it reads but the id: the keyed headers and the body with
+ * its id left out. Clients repeat the same call with a new id; classifying it again (the SDK's
+ * schemas) was a fifth of the cost of a replay (see BENCHMARKS.md, "Where a tools/call spends
+ * its time"). Bounded by its keys' size.
+ */
+const VERDICT_CACHE_BYTES = 1024 * 1024;
+const verdicts = new LRUCache<string, { verdict: Omit<ReplayableCall, "id"> | null }>({ maxSize: VERDICT_CACHE_BYTES, sizeCalculation: (_v, key) => key.length * 2 + 256 });
+
+/** The SDK's request id rule (a string or a safe integer), checked apart from the cached verdict. */
+const isRequestId = (id: unknown): id is string | number => typeof id === "string" || Number.isSafeInteger(id);
+
 /** The call when `body` is a tools/call of one of our tools the SDK accepts (either era); else null (the SDK answers). */
 export function replayableCall(req: IncomingMessage, body: unknown): ReplayableCall | null {
   if (typeof body !== "object" || body === null || Array.isArray(body) || (body as { method?: unknown }).method !== "tools/call") return null;
+  const { id, ...rest } = body as { id?: unknown };
+  if (!isRequestId(id)) return classify(req, body);
+  const key = `${JSON.stringify([req.method ?? "POST", ...KEYED_HEADERS.map((h) => header(req, h) ?? null)])}\n${JSON.stringify(rest)}`;
+  const known = verdicts.get(key);
+  if (known) return known.verdict && { ...known.verdict, id };
+  const call = classify(req, body);
+  verdicts.set(key, { verdict: call && { op: call.op, args: call.args, key: call.key } });
+  return call;
+}
+
+function classify(req: IncomingMessage, body: object): ReplayableCall | null {
   const route = classifyInboundRequest({
     httpMethod: req.method ?? "POST",
     protocolVersionHeader: header(req, "mcp-protocol-version"),
