@@ -138,4 +138,16 @@ describe("replayed 2025-era tool calls", () => {
       await connected.close();
     }
   });
+
+  it("check every call's id, though the same call with another id was replayed", async () => {
+    await post(21, HEADERS, body(21), legacySvc);
+    expect((await post(22, HEADERS, body(22), legacySvc)).replayed).toBe(true);
+    for (const id of [1.5, 2 ** 60]) {
+      const refused = await post(id, HEADERS, body(id), legacySvc);
+      expect(refused.replayed).toBe(false);
+      expect(refused.res.status).toBe(400);
+      expect(refused.text).not.toContain("structuredContent");
+    }
+    expect((await post("again", HEADERS, body("again"), legacySvc)).replayed).toBe(true);
+  });
 });
