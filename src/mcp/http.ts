@@ -255,10 +255,10 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         const tail = Buffer.from(`${JSON.stringify(toolCall.id)}${replay.close}`);
         const state = requestState(res);
         if (state) state.replayed = true;
-        writeHeadAll(res, replay.status, [...replay.headers, ...rateLimit, "Content-Length", String(replay.prefix.length + tail.length)]);
-        // Stored bytes and the caller's id in one write, without copying the stored bytes (end uncorks).
+        writeHeadAll(res, replay.status, [...replay.headers, ...rateLimit, "Content-Length", String(replay.length + tail.length)]);
+        // The stored envelope, the answer's bytes and the caller's id in one write, without copying (end uncorks).
         res.cork();
-        res.write(replay.prefix);
+        for (const part of replay.parts) res.write(part);
         res.end(tail);
         return;
       }

@@ -39,8 +39,14 @@ export interface Replay {
   status: number;
   /** The SDK's response headers as a flat name/value list. */
   headers: string[];
-  /** The response up to the echoed id (`…,"id":`); the caller's id and `close` complete it. */
-  prefix: Buffer;
+  /**
+   * The response up to the echoed id (`…,"id":`), in the order written; the caller's id and `close`
+   * complete it. The structuredContent in it is the answer's own body (the bytes REST serves), not
+   * a copy: only the envelope around it (the Markdown text, the JSON-RPC and SSE framing) is kept.
+   */
+  parts: Buffer[];
+  /** Bytes of `parts`. */
+  length: number;
   /** What follows the id: `}` for a JSON body, `}` and the blank line that ends the event for SSE. */
   close: string;
 }
@@ -147,7 +153,24 @@ function replaySize(r: Replay, key: string): number {
   let headers = 0;
   for (const h of r.headers) headers += h.length * 2;
   const answer = r.answer.body.length * 3 + (r.answer.markdown?.length ?? 0) * 2;
-  return key.length * 2 + r.prefix.length + headers + answer + 512;
+  let envelope = 0;
+  for (const p of r.parts) if (p !== r.answer.body) envelope += p.length;
+  return key.length * 2 + envelope + headers + answer + 512;
+}
+
+const STRUCTURED = Buffer.from('"structuredContent":');
+
+/**
+ * `prefix` as the envelope before the answer's body, the body itself, and the envelope after it,
+ * when the SDK wrote the answer's structuredContent byte for byte as the answer cache serialised it
+ * (JSON.stringify of the same object); else one copy of the whole prefix.
+ */
+function envelopeAround(prefix: Buffer, body: Buffer): Buffer[] {
+  const at = prefix.indexOf(body);
+  if (at >= STRUCTURED.length && prefix.subarray(at - STRUCTURED.length, at).equals(STRUCTURED)) {
+    return [Buffer.from(prefix.subarray(0, at)), body, Buffer.from(prefix.subarray(at + body.length))];
+  }
+  return [Buffer.from(prefix)];
 }
 
 /** How the SDK opens the one SSE event of a 2025-era answer. */
@@ -188,7 +211,7 @@ export class ReplayCache {
     const id = Buffer.from(`${JSON.stringify(call.id)}${close}`);
     const idAt = bytes.length - id.length;
     if (idAt <= 5 || bytes.subarray(idAt - 5, idAt).toString("latin1") !== '"id":' || !bytes.subarray(idAt).equals(id)) return;
-    this.#entries.set(call.key, { op: call.op, answer, status: response.status, headers: headers.flat(), prefix: bytes.subarray(0, idAt), close });
+    this.#entries.set(call.key, { op: call.op, answer, status: response.status, headers: headers.flat(), parts: envelopeAround(bytes.subarray(0, idAt), answer.body), length: idAt, close });
   }
 
   /** Bytes held, as the bound counts them. */

@@ -21,7 +21,16 @@ interface Slot {
   /** Cards sent to this worker by message id (a message carries the id of the card it answers). */
   ids: Map<number, Job>;
   dead: boolean;
+  /** Retires the worker once it has been idle RENDER_IDLE_MS. */
+  idle?: NodeJS.Timeout;
 }
+
+/**
+ * A render worker with nothing to draw for this long is stopped, and its memory (its own heap, the
+ * renderer's libraries and fonts, resvg's allocations: about 50–60 MB of RSS) returned; the next
+ * card starts a new one, which costs what the first card after start does (BENCHMARKS.md).
+ */
+export const RENDER_IDLE_MS = 10_000;
 
 /**
  * The worker's entry: the built .js next to this file, or, when running from TypeScript sources
@@ -121,6 +130,7 @@ export class RenderPool implements CardRenderer {
   }
 
   #start(slot: Slot, job: Job): void {
+    clearTimeout(slot.idle);
     slot.job = job;
     const id = this.#nextId++;
     slot.ids.set(id, job);
@@ -131,5 +141,15 @@ export class RenderPool implements CardRenderer {
     slot.job = null;
     const next = this.#queue.shift();
     if (next) this.#start(slot, next);
+    else slot.idle = setTimeout(() => this.#retire(slot), RENDER_IDLE_MS).unref();
+  }
+
+  /** Stops an idle worker (not a failure: its exit is expected). */
+  #retire(slot: Slot): void {
+    if (slot.job || slot.dead) return;
+    slot.dead = true;
+    const i = this.#slots.indexOf(slot);
+    if (i >= 0) this.#slots.splice(i, 1);
+    void slot.worker.terminate();
   }
 }
