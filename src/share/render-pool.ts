@@ -52,14 +52,21 @@ const WORKER_YOUNG_GENERATION_MB = 6;
 export class RenderPool implements CardRenderer {
   readonly #size: number;
   readonly #queueMax: number;
+  readonly #idleMs: number;
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
   #nextId = 0;
   #closed = false;
 
-  constructor(opts: { concurrency: number; queue: number }) {
+  constructor(opts: { concurrency: number; queue: number; idleMs?: number }) {
     this.#size = opts.concurrency;
     this.#queueMax = opts.queue;
+    this.#idleMs = opts.idleMs ?? RENDER_IDLE_MS;
+  }
+
+  /** Workers running (an idle one is stopped after RENDER_IDLE_MS). */
+  get workers(): number {
+    return this.#slots.length;
   }
 
   /** Renders being drawn and waiting (tests and the bench read these). */
@@ -141,7 +148,7 @@ export class RenderPool implements CardRenderer {
     slot.job = null;
     const next = this.#queue.shift();
     if (next) this.#start(slot, next);
-    else slot.idle = setTimeout(() => this.#retire(slot), RENDER_IDLE_MS).unref();
+    else slot.idle = setTimeout(() => this.#retire(slot), this.#idleMs).unref();
   }
 
   /** Stops an idle worker (not a failure: its exit is expected). */
