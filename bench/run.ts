@@ -363,6 +363,8 @@ interface Row {
 }
 
 const isImage = (t: Target) => t.path.startsWith("/cards/");
+/** How the bare server finds a target's recorded response: method and URL, and the MCP protocol version (two eras share POST /mcp). */
+const recordKey = (t: Target) => `${t.method} ${t.path}${t.headers?.["mcp-protocol-version"] ? ` ${t.headers["mcp-protocol-version"]}` : ""}`;
 
 async function httpRound(round: number) {
   const port = await freePort();
@@ -376,7 +378,7 @@ async function httpRound(round: number) {
   // without it is measured too.
   const recorded: Record<string, Awaited<ReturnType<typeof record>>> = {};
   const file = join(PROJECT_ROOT, "bench/results/responses.json");
-  for (const t of TARGETS.filter((x) => !isImage(x))) recorded[`${t.method} ${t.path}`] = await record(base, t);
+  for (const t of TARGETS.filter((x) => !isImage(x))) recorded[recordKey(t)] = await record(base, t);
   writeFileSync(file, JSON.stringify(recorded));
   const barePort = await freePort();
   const bare = fork(join(PROJECT_ROOT, "bench/bare-server.mjs"), [file, String(barePort)], { stdio: "ignore" });
@@ -391,7 +393,7 @@ async function httpRound(round: number) {
     const b = await load(bareBase, t, bare.pid!);
     const s = a ?? (await load(base, t, proc.pid!));
     if (s.non2xx || s.errors) console.warn(`${t.name}: ${s.non2xx} non-2xx, ${s.errors} errors`);
-    rows.push({ name: t.name, bytes: recorded[`${t.method} ${t.path}`]!.bytes, service: s, bare: b, ratio: s.rps / b.rps, peakRssMbSoFar: peakRssKb / 1024 });
+    rows.push({ name: t.name, bytes: recorded[recordKey(t)]!.bytes, service: s, bare: b, ratio: s.rps / b.rps, peakRssMbSoFar: peakRssKb / 1024 });
   };
   for (const t of TARGETS.filter((x) => !isImage(x))) await measure(t);
   // MCP tools/call against its REST twin, as one waiting caller sees them.
@@ -420,9 +422,9 @@ async function httpRound(round: number) {
   const mixed = await mixedWorkload(base, proc.pid!);
   const peakRssMbBeforeImages = peakRssKb / 1024;
 
-  for (const t of TARGETS.filter(isImage)) recorded[`${t.method} ${t.path}`] = await record(base, t);
+  for (const t of TARGETS.filter(isImage)) recorded[recordKey(t)] = await record(base, t);
   // The first PNG loads the renderer (libraries, fonts) and renders: what the first share costs.
-  const firstImageMs = Math.max(...TARGETS.filter(isImage).map((t) => recorded[`${t.method} ${t.path}`]!.firstMs));
+  const firstImageMs = Math.max(...TARGETS.filter(isImage).map((t) => recorded[recordKey(t)]!.firstMs));
   writeFileSync(file, JSON.stringify(recorded));
   bare.send("reload");
   await new Promise((resolve) => bare.once("message", resolve));
