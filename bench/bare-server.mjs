@@ -23,7 +23,9 @@ createServer((req, res) => {
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
   req.on("end", () => {
-    const hit = routes.get(`${req.method} ${req.url}`);
+    // Keyed as bench/run.ts records: method and URL, and the MCP protocol version when sent.
+    const version = req.headers["mcp-protocol-version"];
+    const hit = routes.get(`${req.method} ${req.url}${version ? ` ${version}` : ""}`);
     if (!hit) {
       res.writeHead(404).end();
       return;

@@ -1,11 +1,11 @@
-// Repeated 2026-07-28 tool calls are answered from the SDK's stored response bytes while the answer
-// behind them is still the valid one. What a client sees must not change: the same bytes with its
+// Repeated tool calls (2026-07-28 and 2025-era) are answered from the SDK's stored response bytes
+// while the answer behind them is still the valid one. What a client sees must not change: the same bytes with its
 // own id, the same metering, and the SDK's own answer whenever anything that reaches it differs.
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service.js";
-import { RAW_META, rawHeaders } from "./helpers/mcp.js";
+import { connectClient, RAW_META, rawHeaders } from "./helpers/mcp.js";
 
 const META = RAW_META;
 const HEADERS = rawHeaders("tools/call", "get_conditions");
@@ -13,6 +13,8 @@ const body = (id: string | number, args: Record<string, unknown> = { spot: "elec
   JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_conditions", arguments: args, _meta: META } });
 
 let svc: TestService;
+// A second service without the low rate limit, for the 2025-era calls (the first counts its calls).
+let legacySvc: TestService;
 const lines: { replayed?: boolean; route?: string; msg?: string }[] = [];
 beforeAll(async () => {
   const sink = new Writable({
@@ -22,12 +24,16 @@ beforeAll(async () => {
     },
   });
   svc = await startService({ env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9" }, log: pino({ level: "info" }, sink) });
+  legacySvc = await startService({ env: { LOG_LEVEL: "info" }, log: pino({ level: "info" }, sink) });
 });
-afterAll(() => svc.close());
+afterAll(async () => {
+  await svc.close();
+  await legacySvc.close();
+});
 
-const post = async (id: string | number, headers: Record<string, string> = HEADERS, text = body(id)) => {
+const post = async (id: string | number, headers: Record<string, string> = HEADERS, text = body(id), on = svc) => {
   const before = lines.length;
-  const res = await svc.get("/mcp", { method: "POST", headers, body: text });
+  const res = await on.get("/mcp", { method: "POST", headers, body: text });
   const out = await res.text();
   // The access line is written when the response finishes: wait for it, so a missing line fails
   // here instead of reading as "not replayed".
@@ -83,6 +89,7 @@ describe("replayed tool calls", () => {
   it("count against the caller's rate limit like any call, and refuse with the SDK's tool error", async () => {
     // The cap is 9 facts calls an hour and the tests above made 8: the ninth is answered (and
     // stored again for this hour), the tenth, a replay candidate, is refused.
+
     const ninth = await post(99);
     expect((JSON.parse(ninth.text) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
     const tenth = await post(100);
@@ -93,5 +100,54 @@ describe("replayed tool calls", () => {
     expect(refused.result.structuredContent.error?.code).toBe("rate_limited");
     // REST shares the budget: the same caller is refused there too.
     expect((await svc.get("/api/v1/conditions?spot=electric-beach")).status).toBe(429);
+  });
+});
+
+describe("replayed 2025-era tool calls", () => {
+  it("answer a repeated 2025-era call with the SDK's SSE event and the caller's own id", async () => {
+    const legacy = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+    const call = (id: string | number, params: Record<string, unknown> = { name: "get_conditions", arguments: { spot: "electric-beach" } }) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
+    const first = await post(11, legacy, call(11), legacySvc);
+    expect(first.res.status).toBe(200);
+    expect(first.res.headers.get("content-type")).toBe("text/event-stream");
+    expect(first.text).toMatch(/^event: message\ndata: \{.*"id":11\}\n\n$/s);
+    expect(first.replayed).toBe(false);
+    for (const id of ["legacy-12", 13]) {
+      const again = await post(id, legacy, call(id), legacySvc);
+      expect(again.replayed).toBe(true);
+      expect(again.res.headers.get("content-type")).toBe("text/event-stream");
+      expect(again.text).toBe(first.text.replace(/"id":11\}\n\n$/, `"id":${JSON.stringify(id)}}\n\n`));
+    }
+    // A 2026-07-28 call for the same question is another response (JSON, its own envelope).
+    const modern = await post(14, HEADERS, body(14), legacySvc);
+    expect(modern.res.headers.get("content-type")).toMatch(/^application\/json/);
+    // Whatever the SDK would treat differently goes to it: a task request, a malformed _meta.
+    const task = await post(15, legacy, call(15, { name: "get_conditions", arguments: { spot: "electric-beach" }, task: { ttl: 1000 } }), legacySvc);
+    expect(task.replayed).toBe(false);
+    const badMeta = await post(16, legacy, call(16, { name: "get_conditions", arguments: { spot: "electric-beach" }, _meta: { progressToken: { no: 1 } } }), legacySvc);
+    expect(badMeta.replayed).toBe(false);
+    expect(badMeta.text).toContain('"error"');
+    // The SDK's own 2025-era client reads a replayed answer like any other.
+    const connected = await connectClient(legacySvc.base, "2025-06-18");
+    try {
+      const viaSdk = await connected.client.callTool({ name: "get_conditions", arguments: { spot: "electric-beach" } });
+      const replayed = JSON.parse(first.text.slice("event: message\ndata: ".length)) as { result: unknown };
+      expect(viaSdk).toEqual(replayed.result);
+    } finally {
+      await connected.close();
+    }
+  });
+
+  it("check every call's id, though the same call with another id was replayed", async () => {
+    await post(21, HEADERS, body(21), legacySvc);
+    expect((await post(22, HEADERS, body(22), legacySvc)).replayed).toBe(true);
+    for (const id of [1.5, 2 ** 60]) {
+      const refused = await post(id, HEADERS, body(id), legacySvc);
+      expect(refused.replayed).toBe(false);
+      expect(refused.res.status).toBe(400);
+      expect(refused.text).not.toContain("structuredContent");
+    }
+    expect((await post("again", HEADERS, body("again"), legacySvc)).replayed).toBe(true);
   });
 });

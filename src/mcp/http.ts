@@ -4,8 +4,8 @@
 // JSON is its -32700), except what it would answer without `source` or with the wrong code: an
 // oversized body (413), initialize params that do not validate, tool names from Object.prototype.
 //
-// Replayed tool calls skip the SDK: see replay.ts for when a stored response may stand in for the
-// SDK's. Measured in BENCHMARKS.md.
+// Replayed tool calls (2026-07-28 and 2025-era alike) skip the SDK: see replay.ts for when a stored
+// response may stand in for the SDK's. Measured in BENCHMARKS.md.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { toNodeHandler } from "@modelcontextprotocol/node";
@@ -203,7 +203,6 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     async fetch(request: Request, options?: Parameters<typeof sdk.fetch>[1]): Promise<Response> {
       const response = await sourcedErrors(await sdk.fetch(request, options), ctx.source);
       const extra = options?.authInfo?.extra as { call: CallRecord; toolCall: ReplayableCall | null } | undefined;
-      const answer = extra?.call.answered;
       const call = extra?.toolCall;
       // The call's RateLimit headers, as REST sends them (the counters are shared); never stored
       // with a replay, which carries its own caller's.
@@ -211,9 +210,15 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         for (const [name, value] of Object.entries(extra?.call.rateLimit ?? {})) r.headers.set(name, value);
         return r;
       };
-      if (!answer || !call || response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return withRateLimit(response);
+      const type = response.headers.get("content-type") ?? "";
+      // A 2026-07-28 answer is one JSON body, complete when it arrives. A 2025-era answer is one SSE
+      // event on a stream the stateless transport closes after it, opened before the tool has run:
+      // a replay candidate's stream is read to its end before the answer it came from is known.
+      const sse = type.startsWith("text/event-stream");
+      if (!call || response.status !== 200 || !(type.startsWith("application/json") || sse) || (!sse && !extra?.call.answered)) return withRateLimit(response);
       const bytes = Buffer.from(await response.arrayBuffer());
-      replays.record(call, answer, response, bytes);
+      const answer = extra?.call.answered;
+      if (answer) replays.record(call, answer, response, bytes);
       return withRateLimit(new Response(bytes, { status: response.status, headers: response.headers }));
     },
   };
@@ -277,13 +282,13 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         refused = { refused: e };
       }
       if (!refused) {
-        const tail = Buffer.from(`${JSON.stringify(toolCall.id)}}`);
+        const tail = Buffer.from(`${JSON.stringify(toolCall.id)}${replay.close}`);
         const state = requestState(res);
         if (state) state.replayed = true;
-        writeHeadAll(res, replay.status, [...replay.headers, ...rateLimit, "Content-Length", String(replay.prefix.length + tail.length)]);
-        // Stored bytes and the caller's id in one write, without copying the stored bytes (end uncorks).
+        writeHeadAll(res, replay.status, [...replay.headers, ...rateLimit, "Content-Length", String(replay.length + tail.length)]);
+        // The stored envelope, the answer's bytes and the caller's id in one write, without copying (end uncorks).
         res.cork();
-        res.write(replay.prefix);
+        for (const part of replay.parts) res.write(part);
         res.end(tail);
         return;
       }

@@ -1,10 +1,14 @@
-// Replayed MCP tool calls: the SDK's response bytes for a 2026-07-28 tools/call, kept per question
-// and served again (with the caller's own id) while the answer behind them is still the valid one.
+// Replayed MCP tool calls: the SDK's response bytes for a tools/call, kept per question and served
+// again (with the caller's own id) while the answer behind them is still the valid one. Both eras:
+// a 2026-07-28 call (one JSON body) and a 2025-era call after `initialize` (one SSE event).
 //
 // A replay must be exactly what the SDK would have answered, so:
 // - it is only tried for a request the SDK's own classifier accepts as a modern tools/call (its
 //   JSON-RPC shape and id rules, its envelope and header cross-checks: an id of 1.5 or 1e999, a
-//   malformed `_meta`, a header naming another method all go to the SDK, which refuses them);
+//   malformed `_meta`, a header naming another method all go to the SDK, which refuses them), or
+//   classifies as a 2025-era request without an envelope claim that the SDK's own CallToolRequest
+//   schema accepts, with nothing in `params` but `name`, `arguments` and `_meta`, and no reserved
+//   `io.modelcontextprotocol/` key in `_meta` (a task or related-task request goes to the SDK);
 // - it is keyed by an allow-list of what reaches the SDK's answer: the protocol revision, the
 //   standard MCP headers and the Accept and Content-Type headers (which pick and gate the response
 //   format), the tool, and the canonical arguments (the answer cache's key). Anything else a
@@ -15,7 +19,7 @@
 // - the cache bound counts everything a replay holds: its bytes and headers, and the answer it
 //   keeps alive (body, parsed value and Markdown), whether or not the answer cache still holds it.
 import type { IncomingMessage } from "node:http";
-import { classifyInboundRequest } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, isSpecType } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
 import { canonicalArgs, type CachedAnswer } from "../answer-cache.js";
 import type { Operation } from "../metering/meter.js";
@@ -35,8 +39,16 @@ export interface Replay {
   status: number;
   /** The SDK's response headers as a flat name/value list. */
   headers: string[];
-  /** The response up to the echoed id (`…,"id":`); the caller's id and `}` complete it. */
-  prefix: Buffer;
+  /**
+   * The response up to the echoed id (`…,"id":`), in the order written; the caller's id and `close`
+   * complete it. The structuredContent in it is the answer's own body (the bytes REST serves), not
+   * a copy: only the envelope around it (the Markdown text, the JSON-RPC and SSE framing) is kept.
+   */
+  parts: Buffer[];
+  /** Bytes of `parts`. */
+  length: number;
+  /** What follows the id: `}` for a JSON body, `}` and the blank line that ends the event for SSE. */
+  close: string;
 }
 
 /** A tools/call for one of our tools that the SDK itself would accept, ready to be replayed or recorded. */
@@ -54,9 +66,59 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return v === undefined ? undefined : Array.isArray(v) ? v.join(", ") : v;
 };
 
-/** The call when `body` is a modern tools/call of one of our tools the SDK accepts; else null (the SDK answers). */
+/** Params keys a 2025-era call may carry and still be replayed (anything else goes to the SDK). */
+const LEGACY_PARAMS = new Set(["name", "arguments", "_meta"]);
+/** `_meta` keys under this prefix are MCP's own (tasks, related tasks): such a call goes to the SDK. */
+const RESERVED_META = "io.modelcontextprotocol/";
+
+interface CallParts {
+  id: string | number;
+  params: Record<string, unknown>;
+}
+
+/**
+ * A 2025-era tools/call's id and params when the SDK would serve it as an ordinary call; else null.
+ * Its JSON-RPC shape (id included) was checked by the classifier that called it legacy.
+ */
+function legacyCall(body: Record<string, unknown>): CallParts | null {
+  const id = body.id as string | number;
+  if (!isSpecType.CallToolRequest(body)) return null;
+  const params = body.params as Record<string, unknown>;
+  for (const k of Object.keys(params)) if (!LEGACY_PARAMS.has(k)) return null;
+  const meta = params._meta;
+  if (meta !== undefined) {
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return null;
+    for (const k of Object.keys(meta)) if (k.startsWith(RESERVED_META)) return null;
+  }
+  return { id, params };
+}
+
+/**
+ * What `classify` decided, by everything it reads but the id: the keyed headers and the body with
+ * its id left out. Clients repeat the same call with a new id; classifying it again (the SDK's
+ * schemas) was a fifth of the cost of a replay (see BENCHMARKS.md, "Where a tools/call spends
+ * its time"). Bounded by its keys' size.
+ */
+const VERDICT_CACHE_BYTES = 1024 * 1024;
+const verdicts = new LRUCache<string, { verdict: Omit<ReplayableCall, "id"> | null }>({ maxSize: VERDICT_CACHE_BYTES, sizeCalculation: (_v, key) => key.length * 2 + 256 });
+
+/** The SDK's request id rule (a string or a safe integer), checked apart from the cached verdict. */
+const isRequestId = (id: unknown): id is string | number => typeof id === "string" || Number.isSafeInteger(id);
+
+/** The call when `body` is a tools/call of one of our tools the SDK accepts (either era); else null (the SDK answers). */
 export function replayableCall(req: IncomingMessage, body: unknown): ReplayableCall | null {
   if (typeof body !== "object" || body === null || Array.isArray(body) || (body as { method?: unknown }).method !== "tools/call") return null;
+  const { id, ...rest } = body as { id?: unknown };
+  if (!isRequestId(id)) return classify(req, body);
+  const key = `${JSON.stringify([req.method ?? "POST", ...KEYED_HEADERS.map((h) => header(req, h) ?? null)])}\n${JSON.stringify(rest)}`;
+  const known = verdicts.get(key);
+  if (known) return known.verdict && { ...known.verdict, id };
+  const call = classify(req, body);
+  verdicts.set(key, { verdict: call && { op: call.op, args: call.args, key: call.key } });
+  return call;
+}
+
+function classify(req: IncomingMessage, body: object): ReplayableCall | null {
   const route = classifyInboundRequest({
     httpMethod: req.method ?? "POST",
     protocolVersionHeader: header(req, "mcp-protocol-version"),
@@ -64,14 +126,23 @@ export function replayableCall(req: IncomingMessage, body: unknown): ReplayableC
     mcpNameHeader: header(req, "mcp-name"),
     body,
   });
-  if (route.kind !== "modern" || route.messageKind !== "request") return null;
-  const { id, params } = route.message;
-  const name = params?.name;
-  const args = params?.arguments ?? {};
+  let call: CallParts | null = null;
+  let revision: string | null = null;
+  if (route.kind === "modern" && route.messageKind === "request") {
+    call = { id: route.message.id, params: route.message.params ?? {} };
+    revision = route.classification.revision ?? null;
+  } else if (route.kind === "legacy" && route.reason === "no-claim") {
+    call = legacyCall(body as Record<string, unknown>);
+    revision = "legacy";
+  }
+  if (!call) return null;
+  const { id, params } = call;
+  const name = params.name;
+  const args = params.arguments ?? {};
   const op = typeof name === "string" ? OPERATION_OF.get(name) : undefined;
   if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
   const canonical = canonicalArgs(args as Record<string, unknown>);
-  const envelope = [route.classification.revision ?? null, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
+  const envelope = [revision, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
   return { id, op, args: canonical as Record<string, Raw>, // The arguments with their JSON types: a replay skips the argument checks, so `"3"` must not
   // reuse the bytes kept for `3` (the answer cache may treat them alike; the SDK path does not).
   key: `${JSON.stringify(envelope)}\n${op}\n${JSON.stringify(canonical)}` };
@@ -82,8 +153,28 @@ function replaySize(r: Replay, key: string): number {
   let headers = 0;
   for (const h of r.headers) headers += h.length * 2;
   const answer = r.answer.body.length * 3 + (r.answer.markdown?.length ?? 0) * 2;
-  return key.length * 2 + r.prefix.length + headers + answer + 512;
+  let envelope = 0;
+  for (const p of r.parts) if (p !== r.answer.body) envelope += p.length;
+  return key.length * 2 + envelope + headers + answer + 512;
 }
+
+const STRUCTURED = Buffer.from('"structuredContent":');
+
+/**
+ * `prefix` as the envelope before the answer's body, the body itself, and the envelope after it,
+ * when the SDK wrote the answer's structuredContent byte for byte as the answer cache serialised it
+ * (JSON.stringify of the same object); else one copy of the whole prefix.
+ */
+function envelopeAround(prefix: Buffer, body: Buffer): Buffer[] {
+  const at = prefix.indexOf(body);
+  if (at >= STRUCTURED.length && prefix.subarray(at - STRUCTURED.length, at).equals(STRUCTURED)) {
+    return [Buffer.from(prefix.subarray(0, at)), body, Buffer.from(prefix.subarray(at + body.length))];
+  }
+  return [Buffer.from(prefix)];
+}
+
+/** How the SDK opens the one SSE event of a 2025-era answer. */
+const SSE_EVENT = Buffer.from("event: message\ndata: ");
 
 export class ReplayCache {
   readonly #entries = new LRUCache<string, Replay>({ maxSize: REPLAY_CACHE_BYTES, sizeCalculation: (r, key) => replaySize(r, key) });
@@ -107,11 +198,20 @@ export class ReplayCache {
    */
   record(call: ReplayableCall, answer: CachedAnswer<unknown>, response: { status: number; headers: Iterable<[string, string]> }, bytes: Buffer): void {
     if (response.status !== 200 || !this.#isCurrent(answer)) return;
-    const id = Buffer.from(`${JSON.stringify(call.id)}}`);
+    const headers = [...response.headers].filter(([k]) => k !== "content-length");
+    const type = headers.find(([k]) => k === "content-type")?.[1] ?? "";
+    let close: string;
+    if (type.startsWith("application/json")) close = "}";
+    else if (type.startsWith("text/event-stream")) {
+      // Exactly one event, `event: message` and one `data:` line (JSON has no raw newline), nothing
+      // else: a response with a notification or a second event is not kept.
+      close = "}\n\n";
+      if (!bytes.subarray(0, SSE_EVENT.length).equals(SSE_EVENT) || bytes.indexOf("\n", SSE_EVENT.length) !== bytes.length - 2) return;
+    } else return;
+    const id = Buffer.from(`${JSON.stringify(call.id)}${close}`);
     const idAt = bytes.length - id.length;
     if (idAt <= 5 || bytes.subarray(idAt - 5, idAt).toString("latin1") !== '"id":' || !bytes.subarray(idAt).equals(id)) return;
-    const headers = [...response.headers].filter(([k]) => k !== "content-length").flat();
-    this.#entries.set(call.key, { op: call.op, answer, status: response.status, headers, prefix: bytes.subarray(0, idAt) });
+    this.#entries.set(call.key, { op: call.op, answer, status: response.status, headers: headers.flat(), parts: envelopeAround(bytes.subarray(0, idAt), answer.body), length: idAt, close });
   }
 
   /** Bytes held, as the bound counts them. */

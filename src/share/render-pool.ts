@@ -23,7 +23,16 @@ interface Slot {
   /** Cards sent to this worker by message id (a message carries the id of the card it answers). */
   ids: Map<number, Job>;
   dead: boolean;
+  /** Retires the worker once it has been idle RENDER_IDLE_MS. */
+  idle?: NodeJS.Timeout;
 }
+
+/**
+ * A render worker with nothing to draw for this long is stopped, and its memory (its own heap, the
+ * renderer's libraries and fonts, resvg's allocations: about 50–60 MB of RSS) returned; the next
+ * card starts a new one, which costs what the first card after start does (BENCHMARKS.md).
+ */
+export const RENDER_IDLE_MS = 10_000;
 
 /**
  * The worker's entry: the built .js next to this file, or, when running from TypeScript sources
@@ -49,15 +58,22 @@ export class RenderPool implements CardRenderer {
   readonly #owners = new Map<string, number>();
   /** At most this many of those per owner: a quarter of the places, at least one. */
   readonly share: number;
+  readonly #idleMs: number;
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
   #nextId = 0;
   #closed = false;
 
-  constructor(opts: { concurrency: number; queue: number }) {
+  constructor(opts: { concurrency: number; queue: number; idleMs?: number }) {
     this.#size = opts.concurrency;
     this.#queueMax = opts.queue;
     this.share = Math.max(1, Math.ceil((opts.concurrency + opts.queue) / 4));
+    this.#idleMs = opts.idleMs ?? RENDER_IDLE_MS;
+  }
+
+  /** Workers running (an idle one is stopped after RENDER_IDLE_MS). */
+  get workers(): number {
+    return this.#slots.length;
   }
 
   /** Renders being drawn and waiting (tests and the bench read these). */
@@ -145,6 +161,7 @@ export class RenderPool implements CardRenderer {
   }
 
   #start(slot: Slot, job: Job): void {
+    clearTimeout(slot.idle);
     slot.job = job;
     const id = this.#nextId++;
     slot.ids.set(id, job);
@@ -155,5 +172,15 @@ export class RenderPool implements CardRenderer {
     slot.job = null;
     const next = this.#queue.shift();
     if (next) this.#start(slot, next);
+    else slot.idle = setTimeout(() => this.#retire(slot), this.#idleMs).unref();
+  }
+
+  /** Stops an idle worker (not a failure: its exit is expected). */
+  #retire(slot: Slot): void {
+    if (slot.job || slot.dead) return;
+    slot.dead = true;
+    const i = this.#slots.indexOf(slot);
+    if (i >= 0) this.#slots.splice(i, 1);
+    void slot.worker.terminate();
   }
 }
