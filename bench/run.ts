@@ -102,7 +102,9 @@ const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const TARGETS: Target[] = [
   { name: "conditions", method: "GET", path: "/api/v1/conditions?spot=hanauma-bay" },
   { name: "coverage", method: "GET", path: "/api/v1/coverage" },
-  { name: "recommendations", method: "GET", path: `/api/v1/recommendations?activity=snorkel&region=${REGION}&date=${today}` },
+  // Tomorrow: a whole day of daylight in Cape Town whatever the hour of the run (today's answer
+  // shrinks to the remaining daylight, none in the evening).
+  { name: "recommendations", method: "GET", path: `/api/v1/recommendations?activity=snorkel&region=${REGION}&date=${tomorrow}` },
   { name: "best-day", method: "GET", path: `/api/v1/best-day?activity=snorkel&region=${REGION}` },
   {
     name: "mcp get_conditions",
