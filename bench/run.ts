@@ -507,7 +507,9 @@ async function coldStartLive() {
       }
     };
     const times = await Promise.all(spots.map(ask));
-    await ctx.upstreams?.settled();
+    // Let the fetches behind the callers finish, but not the satellite fetches of every region
+    // (ERDDAP answers one at a time in 8–18 s): closing the service ends those.
+    await Promise.race([ctx.upstreams?.settled(), new Promise((r) => setTimeout(r, 20_000))]);
     server.closeAllConnections();
     server.close();
     await ctx.close();
