@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { Resvg } from "@resvg/resvg-js";
 import autocannon from "autocannon";
 import type { AddressInfo } from "node:net";
+import { betweenMarkers } from "../scripts/doc-markers.js";
 import { startStubUpstreams } from "../scripts/stub/upstreams.js";
 import { spotDay } from "../src/decisions/spot-day.js";
 import { Catalog } from "../src/catalog/catalog.js";
@@ -48,10 +49,7 @@ function updateDoc(marker: string, table: string): void {
   const text = readFileSync(doc, "utf8");
   const start = `<!-- ${marker}:start -->`;
   const end = `<!-- ${marker}:end -->`;
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`BENCHMARKS.md has no ${marker} markers`);
-  writeFileSync(doc, `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`);
+  writeFileSync(doc, betweenMarkers(text, start, end, table, `BENCHMARKS.md (${marker})`));
   console.log(`BENCHMARKS.md ${marker} updated`);
 }
 

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { betweenMarkers } from "./doc-markers.js";
 
 export interface Layer {
   name: string;
@@ -76,10 +77,7 @@ export function renderLayers(layers: readonly Layer[], files: readonly string[])
 }
 
 export function withLayers(doc: string, diagram: string): string {
-  const a = doc.indexOf(START);
-  const b = doc.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`docs/development.md has no layer markers (${START} … ${END})`);
-  return `${doc.slice(0, a + START.length)}\n${diagram}\n${doc.slice(b)}`;
+  return betweenMarkers(doc, START, END, diagram, "docs/development.md (layers)");
 }
 
 export async function currentLayerDiagram(): Promise<string> {

@@ -7,7 +7,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { pino } from "pino";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
@@ -23,6 +22,7 @@ import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis
 import { Catalog } from "../src/catalog/catalog.js";
 import { DATA_DIR } from "../src/paths.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
+import { capturedLog } from "./helpers/log.js";
 
 type Conditions = { data_quality: { freshness: string; visibility_source: string | null }; sources: string[] };
 
@@ -51,18 +51,12 @@ interface Instance {
 
 /** One service instance pointed at the emulator (and at Redis when given), its log lines captured. */
 async function instance(stub: StubUpstreams, redisUrl: string | null, now = DEFAULT_NOW, env: Record<string, string> = {}, catalog?: { catalog: Catalog; protectedAreasFile: string }): Promise<Instance> {
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logs.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      done();
-    },
-  });
+  const { log, lines: logs } = capturedLog();
   const svc = await startService({
     now,
     ...(catalog ?? {}),
     env: { DATA_SOURCE: "live", UPSTREAM_TIMEOUT_MS: "20000", ERDDAP_TIMEOUT_MS: String(ERDDAP_TEST_TIMEOUT_MS), ...stub.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}), ...env },
-    log: pino({ level: "info" }, sink),
+    log,
   });
   const r = svc.ctx.redis;
   if (r && r.status !== "ready") await new Promise<void>((resolve) => r.once("ready", () => resolve()));

@@ -1,8 +1,6 @@
 // The validation record in live mode against the upstream emulator over a simulated week: every
 // region the satellite sees publishes pairs and figures, a region below the minimum says so; two
 // instances sharing one real redis-server publish the same figures, and a restart keeps them.
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
 import { DAY_MS } from "../src/clock.js";
 import { Catalog } from "../src/catalog/catalog.js";
@@ -13,6 +11,7 @@ import { startStubUpstreams, type StubUpstreams } from "../scripts/stub/upstream
 import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis } from "./helpers/redis.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
+import { capturedLog } from "./helpers/log.js";
 
 type Report = ReturnType<typeof ValidationSchema.parse>;
 
@@ -33,18 +32,12 @@ async function emulator(now: () => Date): Promise<StubUpstreams> {
 }
 
 async function instance(stub: StubUpstreams, now: string, redisUrl: string | null): Promise<{ svc: TestService; logs: string[] }> {
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logs.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      done();
-    },
-  });
+  const { log, lines: logs } = capturedLog();
   const svc = await startService({
     now,
     catalog: catalog(),
     env: { DATA_SOURCE: "live", VALIDATION_SCORING: "on", UPSTREAM_TIMEOUT_MS: "20000", ERDDAP_TIMEOUT_MS: String(ERDDAP_TEST_TIMEOUT_MS), ...stub.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) },
-    log: pino({ level: "info" }, sink),
+    log,
   });
   const r = svc.ctx.redis;
   if (r && r.status !== "ready") await new Promise<void>((resolve) => r.once("ready", () => resolve()));

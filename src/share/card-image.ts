@@ -294,33 +294,17 @@ export function cardElement(m: CardImageModel, widths: TextWidths): SatoriElemen
   );
   const labelWidth = TIER_BLOCK_W - 24;
   const scoreText = m.score === null ? "–" : String(m.score);
+  const tierBox = { flexDirection: "column", alignItems: "center", justifyContent: "center", width: TIER_BLOCK_W, height: 230, borderRadius: 28 } as const;
   const tierBlock = ranked
     ? el(
-        {
-          flexDirection: "column",
-          alignItems: "center",
-          justifyContent: "center",
-          width: TIER_BLOCK_W,
-          height: 230,
-          borderRadius: 28,
-          backgroundColor: m.tierColor,
-        },
+        { ...tierBox, backgroundColor: m.tierColor },
         text({ fontSize: 128, fontWeight: 800, color: ink, lineHeight: 1 }, scoreText),
         // "Excellent · seasonal norm" wraps to two smaller lines under the score.
         tierLabel(widths, m.tierLabel, ink, labelWidth),
       )
     : // Not a ranking: no tier colour, a smaller grey number named for what it is, and the reason.
       el(
-        {
-          flexDirection: "column",
-          alignItems: "center",
-          justifyContent: "center",
-          width: TIER_BLOCK_W,
-          height: 230,
-          borderRadius: 28,
-          backgroundColor: PALETTE.navyRaised,
-          border: `3px solid ${NO_DATA_COLOR}`,
-        },
+        { ...tierBox, backgroundColor: PALETTE.navyRaised, border: `3px solid ${NO_DATA_COLOR}` },
         text({ fontSize: 18, fontWeight: 700, letterSpacing: 2, color: PALETTE.mist }, "CONDITIONS SCORE"),
         text({ fontSize: 84, fontWeight: 800, color: UNRANKED_INK, lineHeight: 1, marginTop: 4 }, scoreText),
         tierLabel(widths, m.unranked!, PALETTE.foam, labelWidth),
