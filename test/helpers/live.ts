@@ -41,8 +41,8 @@ export const TEST_LATENCY_SCALE = 0.01;
  * makes the stub hang waits for it, and it passes HANG_TIMEOUT instead.
  */
 export const TEST_TIMEOUT_MS = 20_000;
-/** For tests that make an upstream hang (fault `timeout`): the service gives up on it after 2.5 s. */
-export const HANG_TIMEOUT = { UPSTREAM_TIMEOUT_MS: "2500" } as const;
+/** For tests that make an upstream hang (fault `timeout`): the service gives up on it (ERDDAP included) after 2.5 s. */
+export const HANG_TIMEOUT = { UPSTREAM_TIMEOUT_MS: "2500", ERDDAP_TIMEOUT_MS: "2500" } as const;
 /** ERDDAP's own timeout in tests: well above the emulator's scaled 80–180 ms, even on a busy machine. */
 export const ERDDAP_TEST_TIMEOUT_MS = 5000;
 
