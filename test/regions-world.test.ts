@@ -24,6 +24,23 @@ interface WorldRegion {
 
 /** One row per new region; a region's own edge cases go in their own describe block below. */
 const WORLD: WorldRegion[] = [
+  {
+    region: "ec-w-galapagos-central",
+    spot: "north-seymour",
+    station: "ticon/baltra-003-ecu-uhslc_fd",
+    closedToSpearfishing: [
+      "gordon-rocks",
+      "plazas-galapagos",
+      "mosquera-islet",
+      "north-seymour",
+      "daphne-minor",
+      "bartolome-pinnacle",
+      "santa-fe-galapagos",
+      "tortuga-bay-galapagos",
+      "academy-bay-galapagos",
+    ],
+    closingArea: "Galápagos Marine Reserve and National Park",
+  },
 ];
 
 interface CoverageRegion {
