@@ -24,6 +24,23 @@ interface WorldRegion {
 
 /** One row per new region; a region's own edge cases go in their own describe block below. */
 const WORLD: WorldRegion[] = [
+  {
+    region: "mv-26-male-atolls",
+    spot: "banana-reef",
+    station: "ticon/male_hulule-108b-mdv-uhslc_rq",
+    closedToSpearfishing: [
+      "maldive-victory-wreck",
+      "banana-reef",
+      "hp-reef",
+      "bandos-house-reef",
+      "embudu-kandu",
+      "embudu-house-reef",
+      "guraidhoo-kandu",
+      "kandooma-thila",
+      "kuda-haa",
+    ],
+    closingArea: "Maldives: spear guns prohibited",
+  },
 ];
 
 interface CoverageRegion {
