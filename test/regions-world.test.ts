@@ -41,6 +41,24 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Galápagos Marine Reserve and National Park",
   },
+  {
+    region: "mv-26-male-atolls",
+    spot: "banana-reef",
+    station: "ticon/male_hulule-108b-mdv-uhslc_rq",
+    closedToSpearfishing: [
+      "maldive-victory-wreck",
+      "banana-reef",
+      "girifushi-thila",
+      "bandos-house-reef",
+      "embudu-kandu",
+      "embudu-house-reef",
+      "guraidhoo-kandu",
+      "kandooma-thila",
+      "kuda-haa",
+      "lions-head",
+    ],
+    closingArea: "Maldives: spear guns prohibited",
+  },
 ];
 
 interface CoverageRegion {
