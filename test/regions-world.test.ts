@@ -24,6 +24,7 @@ interface WorldRegion {
 
 /** One row per new region; a region's own edge cases go in their own describe block below. */
 const WORLD: WorldRegion[] = [
+  { region: "pf-idv-tahiti-moorea", spot: "tombant-st-etienne", station: "noaa/1732417", closedToSpearfishing: [], closingArea: null },
 ];
 
 interface CoverageRegion {
