@@ -118,3 +118,12 @@ describe("live", () => {
     }
   });
 });
+
+describe("pf-idv-tahiti-moorea: Moorea's lagoon plan regulates fishing without closing these spots", () => {
+  it("excludes the three Moorea shelves from spearfishing for their traffic and swimmers, not as closed water", async () => {
+    const body = await recommendationsFrom(ranked, "activity=spearfish&region=pf-idv-tahiti-moorea&limit=5");
+    for (const id of ["papetoai-tiki-garden", "opunohu-pass-reef", "cooks-bay-pass-reef"]) {
+      expect(body.considered.excluded.find((e) => e.spot.id === id)?.reason, id).toBe("unsuited_hazard");
+    }
+  });
+});
