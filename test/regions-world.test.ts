@@ -59,6 +59,7 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Maldives: spear guns prohibited",
   },
+  { region: "pf-idv-tahiti-moorea", spot: "tombant-st-etienne", station: "noaa/1732417", closedToSpearfishing: [], closingArea: null },
 ];
 
 interface CoverageRegion {
@@ -149,6 +150,15 @@ describe("live", () => {
       expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
       expect(body.sources).not.toContain(`climatology:${region}`);
       expect(body.now!.wind_speed_kt, spot).not.toBeNull();
+    }
+  });
+});
+
+describe("pf-idv-tahiti-moorea: Moorea's lagoon plan regulates fishing without closing these spots", () => {
+  it("excludes the three Moorea shelves from spearfishing for their traffic and swimmers, not as closed water", async () => {
+    const body = await recommendationsFrom(ranked, "activity=spearfish&region=pf-idv-tahiti-moorea&limit=5");
+    for (const id of ["papetoai-tiki-garden", "opunohu-pass-reef", "cooks-bay-pass-reef"]) {
+      expect(body.considered.excluded.find((e) => e.spot.id === id)?.reason, id).toBe("unsuited_hazard");
     }
   });
 });
