@@ -24,6 +24,13 @@ interface WorldRegion {
 
 /** One row per new region; a region's own edge cases go in their own describe block below. */
 const WORLD: WorldRegion[] = [
+  {
+    region: "pw-150-rock-islands",
+    spot: "blue-corner-palau",
+    station: "noaa/TPT2631",
+    closedToSpearfishing: ["blue-corner-palau", "blue-holes-palau", "big-drop-off-palau", "german-channel-palau", "jellyfish-lake-palau"],
+    closingArea: "Ngemelis Island complex no-fishing zone (Koror State, Palau)",
+  },
 ];
 
 interface CoverageRegion {
@@ -115,5 +122,16 @@ describe("live", () => {
       expect(body.sources).not.toContain(`climatology:${region}`);
       expect(body.now!.wind_speed_kt, spot).not.toBeNull();
     }
+  });
+});
+
+describe("pw-150-rock-islands: Jellyfish Lake is a snorkel-only lake", () => {
+  it("keeps the lake out of diving (no scuba allowed) and freediving (hydrogen sulphide from ~15 m), but not out of snorkelling", async () => {
+    const dive = await recommendationsFrom(ranked, "activity=dive&region=pw-150-rock-islands&limit=5");
+    expect(dive.considered.excluded.find((e) => e.spot.id === "jellyfish-lake-palau")?.reason).toBe("unsuited_access");
+    const freedive = await recommendationsFrom(ranked, "activity=freedive&region=pw-150-rock-islands&limit=5");
+    expect(freedive.considered.excluded.find((e) => e.spot.id === "jellyfish-lake-palau")?.reason).toBe("unsuited_hazard");
+    const snorkel = await recommendationsFrom(ranked, "activity=snorkel&region=pw-150-rock-islands&limit=5");
+    expect(snorkel.considered.excluded.map((e) => e.spot.id)).not.toContain("jellyfish-lake-palau");
   });
 });
