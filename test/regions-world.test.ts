@@ -60,6 +60,13 @@ const WORLD: WorldRegion[] = [
     closingArea: "Maldives: spear guns prohibited",
   },
   { region: "pf-idv-tahiti-moorea", spot: "tombant-st-etienne", station: "noaa/1732417", closedToSpearfishing: [], closingArea: null },
+  {
+    region: "pw-150-rock-islands",
+    spot: "blue-corner-palau",
+    station: "noaa/TPT2631",
+    closedToSpearfishing: ["blue-corner-palau", "blue-holes-palau", "big-drop-off-palau", "german-channel-palau", "jellyfish-lake-palau"],
+    closingArea: "Ngemelis Island complex no-fishing zone (Koror State, Palau)",
+  },
 ];
 
 interface CoverageRegion {
@@ -160,5 +167,16 @@ describe("pf-idv-tahiti-moorea: Moorea's lagoon plan regulates fishing without c
     for (const id of ["papetoai-tiki-garden", "opunohu-pass-reef", "cooks-bay-pass-reef"]) {
       expect(body.considered.excluded.find((e) => e.spot.id === id)?.reason, id).toBe("unsuited_hazard");
     }
+  });
+});
+
+describe("pw-150-rock-islands: Jellyfish Lake is a snorkel-only lake", () => {
+  it("keeps the lake out of diving (no scuba allowed) and freediving (hydrogen sulphide from ~15 m), but not out of snorkelling", async () => {
+    const dive = await recommendationsFrom(ranked, "activity=dive&region=pw-150-rock-islands&limit=5");
+    expect(dive.considered.excluded.find((e) => e.spot.id === "jellyfish-lake-palau")?.reason).toBe("unsuited_access");
+    const freedive = await recommendationsFrom(ranked, "activity=freedive&region=pw-150-rock-islands&limit=5");
+    expect(freedive.considered.excluded.find((e) => e.spot.id === "jellyfish-lake-palau")?.reason).toBe("unsuited_hazard");
+    const snorkel = await recommendationsFrom(ranked, "activity=snorkel&region=pw-150-rock-islands&limit=5");
+    expect(snorkel.considered.excluded.map((e) => e.spot.id)).not.toContain("jellyfish-lake-palau");
   });
 });
