@@ -24,6 +24,23 @@ interface WorldRegion {
 
 /** One row per new region; a region's own edge cases go in their own describe block below. */
 const WORLD: WorldRegion[] = [
+  {
+    region: "bz-bz-ambergris-lighthouse",
+    spot: "hol-chan-cut",
+    station: "noaa/TEC5647",
+    closedToSpearfishing: [
+      "hol-chan-cut",
+      "mexico-rocks",
+      "catalan-rocks",
+      "gallows-point-reef",
+      "great-blue-hole",
+      "half-moon-caye-wall",
+      "long-caye-aquarium",
+      "ermlund-wreck",
+      "mv-transfer-wreck",
+    ],
+    closingArea: "Hol Chan Marine Reserve",
+  },
 ];
 
 interface CoverageRegion {
