@@ -41,6 +41,25 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Hol Chan Marine Reserve",
   },
+  {
+    region: "hn-ib-roatan-west",
+    spot: "el-aguila-wreck",
+    station: "noaa/TEC5655",
+    closedToSpearfishing: [
+      "el-aguila-wreck",
+      "odyssey-wreck",
+      "four-sponges",
+      "spooky-channel",
+      "bears-den",
+      "overheat-reef",
+      "hole-in-the-wall-roatan",
+      "canyon-reef-roatan",
+      "blue-channel-roatan",
+      "mandys-eel-garden",
+      "marys-place",
+    ],
+    closingArea: "Sandy Bay–West End Marine Reserve",
+  },
 ];
 
 interface CoverageRegion {
@@ -132,5 +151,18 @@ describe("live", () => {
       expect(body.sources).not.toContain(`climatology:${region}`);
       expect(body.now!.wind_speed_kt, spot).not.toBeNull();
     }
+  });
+});
+
+describe("hn-ib-roatan-west: the reserve and the island-wide speargun ban", () => {
+  it("closes Mary's Place, outside the Sandy Bay–West End reserve, by the Bay Islands ban alone", async () => {
+    const body = await recommendationsFrom(ranked, "activity=spearfish&region=hn-ib-roatan-west&limit=5");
+    const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    const marys = closed.find((e) => e.spot.id === "marys-place")!;
+    expect(marys.areas).toContain("Bay Islands: spearguns prohibited");
+    expect(marys.areas).not.toContain("Sandy Bay–West End Marine Reserve");
+    expect(closed.find((e) => e.spot.id === "el-aguila-wreck")!.areas).toEqual(
+      expect.arrayContaining(["Sandy Bay–West End Marine Reserve", "Bay Islands: spearguns prohibited"]),
+    );
   });
 });
