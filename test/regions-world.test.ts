@@ -67,6 +67,42 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: ["blue-corner-palau", "blue-holes-palau", "big-drop-off-palau", "german-channel-palau", "jellyfish-lake-palau"],
     closingArea: "Ngemelis Island complex no-fishing zone (Koror State, Palau)",
   },
+  {
+    region: "bz-bz-ambergris-lighthouse",
+    spot: "hol-chan-cut",
+    station: "noaa/TEC5647",
+    closedToSpearfishing: [
+      "hol-chan-cut",
+      "mexico-rocks",
+      "catalan-rocks",
+      "gallows-point-reef",
+      "great-blue-hole",
+      "half-moon-caye-wall",
+      "long-caye-aquarium",
+      "ermlund-wreck",
+      "mv-transfer-wreck",
+    ],
+    closingArea: "Hol Chan Marine Reserve",
+  },
+  {
+    region: "hn-ib-roatan-west",
+    spot: "el-aguila-wreck",
+    station: "noaa/TEC5655",
+    closedToSpearfishing: [
+      "el-aguila-wreck",
+      "odyssey-wreck",
+      "four-sponges",
+      "spooky-channel",
+      "bears-den",
+      "overheat-reef",
+      "hole-in-the-wall-roatan",
+      "canyon-reef-roatan",
+      "blue-channel-roatan",
+      "mandys-eel-garden",
+      "marys-place",
+    ],
+    closingArea: "Sandy Bay–West End Marine Reserve",
+  },
 ];
 
 interface CoverageRegion {
@@ -178,5 +214,18 @@ describe("pw-150-rock-islands: Jellyfish Lake is a snorkel-only lake", () => {
     expect(freedive.considered.excluded.find((e) => e.spot.id === "jellyfish-lake-palau")?.reason).toBe("unsuited_hazard");
     const snorkel = await recommendationsFrom(ranked, "activity=snorkel&region=pw-150-rock-islands&limit=5");
     expect(snorkel.considered.excluded.map((e) => e.spot.id)).not.toContain("jellyfish-lake-palau");
+  });
+});
+
+describe("hn-ib-roatan-west: the reserve and the island-wide speargun ban", () => {
+  it("closes Mary's Place, outside the Sandy Bay–West End reserve, by the Bay Islands ban alone", async () => {
+    const body = await recommendationsFrom(ranked, "activity=spearfish&region=hn-ib-roatan-west&limit=5");
+    const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
+    const marys = closed.find((e) => e.spot.id === "marys-place")!;
+    expect(marys.areas).toContain("Bay Islands: spearguns prohibited");
+    expect(marys.areas).not.toContain("Sandy Bay–West End Marine Reserve");
+    expect(closed.find((e) => e.spot.id === "el-aguila-wreck")!.areas).toEqual(
+      expect.arrayContaining(["Sandy Bay–West End Marine Reserve", "Bay Islands: spearguns prohibited"]),
+    );
   });
 });
