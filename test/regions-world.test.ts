@@ -24,6 +24,20 @@ interface WorldRegion {
 
 /** One row per new region; a region's own edge cases go in their own describe block below. */
 const WORLD: WorldRegion[] = [
+  {
+    region: "my-12-sipadan-mabul",
+    spot: "barracuda-point-sipadan",
+    station: "ticon/tawau-385a-mys-uhslc_rq",
+    closedToSpearfishing: [
+      "barracuda-point-sipadan",
+      "drop-off-sipadan",
+      "turtle-cavern-sipadan",
+      "south-point-sipadan",
+      "hanging-gardens-sipadan",
+      "white-tip-avenue-sipadan",
+    ],
+    closingArea: "Sipadan Island Park (Sabah Parks)",
+  },
 ];
 
 interface CoverageRegion {
