@@ -3,6 +3,7 @@
 // upstream emulator, is listed by the coverage endpoint as its calibration earns, excludes exactly
 // the spots its protected areas close to spearfishing, and ranks through the HTTP API when `full`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closureOn } from "../src/catalog/access.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";
@@ -37,6 +38,25 @@ const WORLD: WorldRegion[] = [
       "white-tip-avenue-sipadan",
     ],
     closingArea: "Sipadan Island Park (Sabah Parks)",
+  },
+  {
+    region: "th-82-similan",
+    spot: "elephant-head-rock",
+    station: null,
+    closedToSpearfishing: [
+      "elephant-head-rock",
+      "christmas-point-similan",
+      "east-of-eden-similan",
+      "west-of-eden-similan",
+      "anitas-reef-similan",
+      "breakfast-bend-similan",
+      "donald-duck-bay-similan",
+      "koh-bon-ridge",
+      "koh-bon-pinnacle",
+      "koh-tachai-pinnacle",
+      "richelieu-rock",
+    ],
+    closingArea: "Mu Ko Similan National Park",
   },
 ];
 
@@ -128,6 +148,18 @@ describe("live", () => {
       expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
       expect(body.sources).not.toContain(`climatology:${region}`);
       expect(body.now!.wind_speed_kt, spot).not.toBeNull();
+    }
+  });
+});
+
+describe("th-82-similan: the monsoon closure of the Similan and Surin parks", () => {
+  const catalog = Catalog.load();
+  const spots = catalog.region("th-82-similan")!.spots;
+  it("closes every spot from 16 May to 14 October and opens them the rest of the year", () => {
+    expect(spots.length).toBeGreaterThanOrEqual(9);
+    for (const s of spots) {
+      for (const date of ["2026-05-16", "2026-07-01", "2026-10-14"]) expect(closureOn(s.access, date), `${s.id} ${date}`).not.toBeNull();
+      for (const date of ["2026-05-15", "2026-10-15", "2026-11-22", "2027-02-01"]) expect(closureOn(s.access, date), `${s.id} ${date}`).toBeNull();
     }
   });
 });
