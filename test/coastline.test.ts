@@ -30,7 +30,7 @@ describe("data:check coastline verdict", () => {
     const flipped = coastVerdict(21.26855, 157.695, ["shore"]);
     expect(flipped).toMatchObject({ onLand: false, error: null });
     expect(flipped.coastKm).toBeGreaterThan(MAX_OFFSHORE_KM);
-    expect(flipped.warning).toMatch(/^at sea \d+\.\d\d km from the coast \(more than 60 km/);
+    expect(flipped.warning).toMatch(new RegExp(`^at sea \\d+\\.\\d\\d km from the coast \\(more than ${MAX_OFFSHORE_KM} km`));
     // 5.3 km off Sesoko, Okinawa: a boat could go there, a swimmer from the beach could not.
     expect(coastVerdict(26.66, 127.83, ["shore"]).warning).toMatch(new RegExp(`^a shore-only spot at sea 5\\.\\d\\d km .*more than ${SHORE_ONLY_MAX_OFFSHORE_KM} km`));
     expect(coastVerdict(26.66, 127.83, ["shore", "boat"]).warning).toBeNull();

@@ -9,6 +9,7 @@ import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { startService, type TestService } from "./helpers/service.js";
 import { liveRuns } from "./helpers/live.js";
 import { conditionsFrom, recommendationsFrom, supportByRule } from "./helpers/regions.js";
+import { closureOn } from "../src/catalog/access.js";
 
 interface WorldRegion {
   region: string;
@@ -102,6 +103,39 @@ const WORLD: WorldRegion[] = [
       "marys-place",
     ],
     closingArea: "Sandy Bay–West End Marine Reserve",
+  },
+  {
+    region: "my-12-sipadan-mabul",
+    spot: "barracuda-point-sipadan",
+    station: "ticon/tawau-385a-mys-uhslc_rq",
+    closedToSpearfishing: [
+      "barracuda-point-sipadan",
+      "drop-off-sipadan",
+      "turtle-cavern-sipadan",
+      "south-point-sipadan",
+      "hanging-gardens-sipadan",
+      "white-tip-avenue-sipadan",
+    ],
+    closingArea: "Sipadan Island Park (Sabah Parks)",
+  },
+  {
+    region: "th-82-similan",
+    spot: "elephant-head-rock",
+    station: null,
+    closedToSpearfishing: [
+      "elephant-head-rock",
+      "christmas-point-similan",
+      "east-of-eden-similan",
+      "west-of-eden-similan",
+      "anitas-reef-similan",
+      "breakfast-bend-similan",
+      "donald-duck-bay-similan",
+      "koh-bon-ridge",
+      "koh-bon-pinnacle",
+      "koh-tachai-pinnacle",
+      "richelieu-rock",
+    ],
+    closingArea: "Mu Ko Similan National Park",
   },
 ];
 
@@ -227,5 +261,17 @@ describe("hn-ib-roatan-west: the reserve and the island-wide speargun ban", () =
     expect(closed.find((e) => e.spot.id === "el-aguila-wreck")!.areas).toEqual(
       expect.arrayContaining(["Sandy Bay–West End Marine Reserve", "Bay Islands: spearguns prohibited"]),
     );
+  });
+});
+
+describe("th-82-similan: the monsoon closure of the Similan and Surin parks", () => {
+  const catalog = Catalog.load();
+  const spots = catalog.region("th-82-similan")!.spots;
+  it("closes every spot from 16 May to 14 October and opens them the rest of the year", () => {
+    expect(spots.length).toBeGreaterThanOrEqual(9);
+    for (const s of spots) {
+      for (const date of ["2026-05-16", "2026-07-01", "2026-10-14"]) expect(closureOn(s.access, date), `${s.id} ${date}`).not.toBeNull();
+      for (const date of ["2026-05-15", "2026-10-15", "2026-11-22", "2027-02-01"]) expect(closureOn(s.access, date), `${s.id} ${date}`).toBeNull();
+    }
   });
 });
