@@ -24,6 +24,13 @@ interface WorldRegion {
 
 /** One row per new region; a region's own edge cases go in their own describe block below. */
 const WORLD: WorldRegion[] = [
+  {
+    region: "pt-20-sao-miguel",
+    spot: "dori-wreck",
+    station: "ticon/ponta_delgada-211a-prt-uhslc_rq",
+    closedToSpearfishing: ["dori-wreck", "santa-iria-bay"],
+    closingArea: "Dori underwater archaeological park (São Miguel)",
+  },
 ];
 
 interface CoverageRegion {
