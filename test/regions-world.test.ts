@@ -31,6 +31,13 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: ["dori-wreck", "santa-iria-bay"],
     closingArea: "Dori underwater archaeological park (São Miguel)",
   },
+  {
+    region: "hr-08-kvarner",
+    spot: "silent-beach-vrbnik",
+    station: "ticon/trieste-829-ita-uhslc_fd",
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
