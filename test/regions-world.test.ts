@@ -131,3 +131,22 @@ describe("live", () => {
     }
   });
 });
+
+describe("São Miguel and the Kvarner: access rules reach the picks", () => {
+  it("tells a snorkeller at the Vila Franca islet that landing needs the Natural Park's authorisation", async () => {
+    const body = await recommendationsFrom(published, "activity=snorkel&spot=ilheu-vila-franca&date=2026-11-22");
+    const pick = body.picks.find((p) => p.spot.id === "ilheu-vila-franca");
+    expect(pick).toBeDefined();
+    const messages = pick!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+    expect(messages).toMatch(/prior authorisation from São Miguel's Natural Park/);
+  });
+
+  it("tells every Kvarner diver that Croatian tourist diving goes through an authorised dive centre", async () => {
+    const body = await recommendationsFrom(published, "activity=dive&region=hr-08-kvarner&date=2026-11-22&limit=3");
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      expect(messages, p.spot.id).toMatch(/dive centre authorised for recreational-tourist diving/);
+    }
+  });
+});
