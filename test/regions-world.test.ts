@@ -137,6 +137,20 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Mu Ko Similan National Park",
   },
+  {
+    region: "pt-20-sao-miguel",
+    spot: "dori-wreck",
+    station: "ticon/ponta_delgada-211a-prt-uhslc_rq",
+    closedToSpearfishing: ["dori-wreck", "santa-iria-bay"],
+    closingArea: "Dori underwater archaeological park (São Miguel)",
+  },
+  {
+    region: "hr-08-kvarner",
+    spot: "silent-beach-vrbnik",
+    station: "ticon/trieste-829-ita-uhslc_fd",
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
@@ -272,6 +286,25 @@ describe("th-82-similan: the monsoon closure of the Similan and Surin parks", ()
     for (const s of spots) {
       for (const date of ["2026-05-16", "2026-07-01", "2026-10-14"]) expect(closureOn(s.access, date), `${s.id} ${date}`).not.toBeNull();
       for (const date of ["2026-05-15", "2026-10-15", "2026-11-22", "2027-02-01"]) expect(closureOn(s.access, date), `${s.id} ${date}`).toBeNull();
+    }
+  });
+});
+
+describe("São Miguel and the Kvarner: access rules reach the picks", () => {
+  it("tells a snorkeller at the Vila Franca islet that landing needs the Natural Park's authorisation", async () => {
+    const body = await recommendationsFrom(published, "activity=snorkel&spot=ilheu-vila-franca&date=2026-11-22");
+    const pick = body.picks.find((p) => p.spot.id === "ilheu-vila-franca");
+    expect(pick).toBeDefined();
+    const messages = pick!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+    expect(messages).toMatch(/prior authorisation from São Miguel's Natural Park/);
+  });
+
+  it("tells every Kvarner diver that Croatian tourist diving goes through an authorised dive centre", async () => {
+    const body = await recommendationsFrom(published, "activity=dive&region=hr-08-kvarner&date=2026-11-22&limit=3");
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      expect(messages, p.spot.id).toMatch(/dive centre authorised for recreational-tourist diving/);
     }
   });
 });
