@@ -1,7 +1,7 @@
 // The Red Sea regions (Sharm el-Sheikh with the Strait of Gubal wrecks; Hurghada, El Gouna and the
 // Strait of Gubal; Dahab and Ras Abu Galum), through the real HTTP server: each answers conditions offline from its seasonal
 // norms with null tides (no tide station within reach), and live from the upstream emulator without
-// them, with modelled tides; the protectorates exclude the right spots from spearfishing while the wrecks outside them
+// them, with tides modelled from the sea level; the protectorates exclude the right spots from spearfishing while the wrecks outside them
 // stay rankable with a caveat; and a point far down the Red Sea is sent to the nearest covered spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
