@@ -9,6 +9,7 @@ import { M_PER_FT } from "../src/forecast/visibility.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { MARINE, MARINE_WITH_TIDE, openMeteoCallWeight, queryPlan } from "../src/sources/open-meteo.js";
 import { estimateMllw, MIN_TIDE_RANGE_M, MODELLED_TIDE_ID, modelledTide, seaLevelExtremes, TIDAL_DAY_MS } from "../src/sources/tide-model.js";
+import { MODELLED_TIDE_TITLE, NO_TIDE_TITLE } from "../src/share/forecast-page.js";
 import { conditionsMarkdown } from "../tools/get-conditions.js";
 import { liveRuns } from "./helpers/live.js";
 import { startService } from "./helpers/service.js";
@@ -151,6 +152,16 @@ describe("through the service and the emulator", () => {
     expect(r.stub.calls.coops).toBe(0);
     // The Markdown card says so too.
     expect(conditionsMarkdown(body, r.svc.ctx)).toMatch(/\*\*Tides \(modelled, not a station; ft above an estimated MLLW\):\*\* (high|low) /);
+  });
+
+  it("draws the modelled tide on the spot's forecast page and says it is modelled", async () => {
+    const r = await live({ scenario: "calm" });
+    const res = await r.svc.get("/spots/blue-hole-dahab");
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain(MODELLED_TIDE_TITLE);
+    expect(page).not.toContain(NO_TIDE_TITLE);
+    expect(page).toContain('class="tide"');
   });
 
   it("leaves a spot with a tide station on its station, and its region's marine request without the sea level", async () => {
