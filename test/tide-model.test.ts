@@ -11,6 +11,7 @@ import { MARINE, MARINE_WITH_TIDE, openMeteoCallWeight, queryPlan } from "../src
 import { estimateMllw, MIN_TIDE_RANGE_M, MODELLED_TIDE_ID, modelledTide, seaLevelExtremes, TIDAL_DAY_MS } from "../src/sources/tide-model.js";
 import { MODELLED_TIDE_TITLE, NO_TIDE_TITLE } from "../src/share/forecast-page.js";
 import { conditionsMarkdown } from "../tools/get-conditions.js";
+import { startStubUpstreams } from "../scripts/stub/upstreams.js";
 import { liveRuns } from "./helpers/live.js";
 import { startService } from "./helpers/service.js";
 
@@ -190,6 +191,30 @@ describe("through the service and the emulator", () => {
     expect(other.tide_events.length).toBeGreaterThan(0);
     expect(other.sources).toContain(MODELLED_TIDE_ID);
     expect(r.logs.filter((l) => String(l.msg).includes("partly refused"))).toEqual([]);
+  });
+});
+
+describe("the emulator's sea level", () => {
+  it("is a small tide in metres, in whole centimetres, and all null with unit \"undefined\" outside the sea mask", async () => {
+    const stub = await startStubUpstreams({ scenario: "coastal-nulls", latencyScale: 0, now: () => new Date(START) });
+    try {
+      const res = await fetch(`${stub.env.OPEN_METEO_MARINE_URL}?latitude=28.572,28.5&longitude=34.542,34.5&hourly=swell_wave_height,sea_level_height_msl&timezone=GMT&past_days=6&forecast_days=8&cell_selection=sea`);
+      expect(res.status).toBe(200);
+      const [a, b] = (await res.json()) as { hourly_units: Record<string, string>; hourly: Record<string, (number | null)[]> }[];
+      expect(a!.hourly_units.sea_level_height_msl).toBe("m");
+      const level = a!.hourly.sea_level_height_msl!;
+      expect(level.length).toBe(14 * 24);
+      expect(level.every((v) => typeof v === "number" && Math.round(v * 100) === Number((v * 100).toFixed(6)))).toBe(true);
+      const range = Math.max(...(level as number[])) - Math.min(...(level as number[]));
+      expect(range).toBeGreaterThan(0.2);
+      expect(range).toBeLessThan(0.8);
+      expect(b!.hourly_units.sea_level_height_msl).toBe("undefined");
+      expect(b!.hourly.sea_level_height_msl!.every((v) => v === null)).toBe(true);
+      // Weighed as Open-Meteo does: 2 locations, 2 variables, 14 days.
+      expect(stub.openMeteo.counters.weightedCalls).toBe(2);
+    } finally {
+      await stub.close();
+    }
   });
 });
 
