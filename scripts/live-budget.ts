@@ -1,8 +1,8 @@
-// `npm run budget [-- --spots 300 --asked-share 0.5]`: the upstream call budget for the whole
+// `npm run budget [-- --spots 400 --regions 40 --asked-share 0.5]`: the upstream call budget for the whole
 // catalogue (from the adapters' own query plans): every hour without the model-run gate, then with the
 // gate and the governor in the worst case (every region asked every hour) and with realistic traffic
 // (a share of the regions asked within any 3 hours), for today's catalogue and for a catalogue of
-// `--spots` spots made by cloning it; then the same measured against the upstream emulator over one
+// at least `--spots` spots in `--regions` regions made by cloning it (modelled tides included); then the same measured against the upstream emulator over one
 // emulated UTC day; then the latency a cache miss adds (first request in a region vs. a neighbour
 // whose upstream answers are already cached).
 import { createServer } from "node:http";
@@ -14,12 +14,20 @@ import { loadConfig } from "../src/config.js";
 import { createContext } from "../src/compose.js";
 import { createApp } from "../src/http/app.js";
 import { createLogger } from "../src/logger.js";
-import { callBudget, clonedCatalog, clonedClimatology, DEFAULT_ASKED_SHARE, gatedBudget, OPEN_METEO_FREE_LIMITS, type GatedBudget } from "../src/sources/budget.js";
+import { BUDGET_TARGET, callBudget, clonedCatalog, clonedClimatology, DEFAULT_ASKED_SHARE, gatedBudget, OPEN_METEO_FREE_LIMITS, type GatedBudget } from "../src/sources/budget.js";
+import { endpointFor, MARINE, queryPlan } from "../src/sources/open-meteo.js";
 import { REFRESH_SHARE } from "../src/sources/live.js";
 import { startStubUpstreams } from "./stub/upstreams.js";
 
-const { values: args } = parseArgs({ options: { spots: { type: "string", default: "300" }, "asked-share": { type: "string", default: String(DEFAULT_ASKED_SHARE) } } });
+const { values: args } = parseArgs({
+  options: {
+    spots: { type: "string", default: String(BUDGET_TARGET.spots) },
+    regions: { type: "string", default: String(BUDGET_TARGET.regions) },
+    "asked-share": { type: "string", default: String(DEFAULT_ASKED_SHARE) },
+  },
+});
 const targetSpots = Number(args.spots);
+const targetRegions = Number(args.regions);
 const askedShare = Number(args["asked-share"]);
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -30,6 +38,8 @@ console.log(`Worst case, every spot asked about every hour:`);
 console.log(`  Open-Meteo: ${b.perHour.openMeteoRequests} requests/h, ${b.perHour.openMeteoCalls} counted calls/h → ${b.perDay.openMeteoCalls}/day ` + `(${(b.perDay.openMeteoShareOfFreeTier * 100).toFixed(1)} % of the free ${OPEN_METEO_FREE_LIMITS.perDay}/day)`);
 console.log(`  ERDDAP:     ${b.perDay.erddapRequests.min}–${b.perDay.erddapRequests.max} requests/day (at most ${b.perDay.erddapRequests.worst} if it fails all day)`);
 console.log(`  CO-OPS:     ${b.perDay.coopsRequests} requests/day (one per NOAA station)`);
+const tided = catalog.regions.filter((r) => endpointFor(MARINE, queryPlan(r)) !== MARINE);
+console.log(`  Modelled tides: ${tided.length} regions (${catalog.spots.filter((s) => s.tide_station === null).length} spots without a station) ask the marine API for the sea level too, 14 days: no extra weight per location.`);
 
 const gatedLines = (cat: Catalog, g: GatedBudget) => {
   console.log(`  without the gate (a download every hour):      ${pct(callBudget(cat).perDay.openMeteoShareOfFreeTier)} of the free tier`);
@@ -38,7 +48,7 @@ const gatedLines = (cat: Catalog, g: GatedBudget) => {
   console.log(`  (b) realistic, ${pct(g.realistic.askedShare)} of regions asked per 3 h:   ${g.realistic.openMeteoCalls} calls/day (${pct(g.realistic.share)})`);
   console.log(`  busiest hour: ≤ ${g.busiestHourCalls} calls (limit ${OPEN_METEO_FREE_LIMITS.perHour}); ${g.watchedModels} models' run metadata read, not counted`);
 };
-const big = clonedCatalog(Catalog.readRecords(), targetSpots);
+const big = clonedCatalog(Catalog.readRecords(), targetSpots, targetRegions);
 console.log(`\nWith refreshes that follow the models' runs (metadata API), today's ${catalog.spots.length} spots:`);
 gatedLines(catalog, gatedBudget(catalog, askedShare));
 console.log(`\nThe same for ${big.spots.length} spots in ${big.regions.length} regions (today's regions cloned):`);

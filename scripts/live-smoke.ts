@@ -10,7 +10,7 @@ import { loadConfig } from "../src/config.js";
 import { coopsStationId, coopsUrl, coopsWindow, parseCoops } from "../src/sources/coops.js";
 import { axisOrderRefusal, griddapUrl, parseGriddap, spotMedian } from "../src/sources/erddap.js";
 import { modelRunUrl, parseModelRun, WATCHED_MODELS } from "../src/sources/model-runs.js";
-import { FORECAST, MARINE, parseOpenMeteo, queryPlan, requestUrl, type OpenMeteoEndpoint } from "../src/sources/open-meteo.js";
+import { FORECAST, MARINE, MARINE_WITH_TIDE, parseOpenMeteo, queryPlan, requestUrl, type OpenMeteoEndpoint } from "../src/sources/open-meteo.js";
 
 const { values } = parseArgs({ options: { spot: { type: "string", default: "hanauma-bay" }, "timeout-s": { type: "string", default: "40" } } });
 const config = loadConfig();
@@ -64,6 +64,19 @@ async function openMeteo(endpoint: OpenMeteoEndpoint, base: string): Promise<str
 
 await check("open-meteo marine", () => openMeteo(MARINE, u.marineUrl));
 await check("open-meteo forecast", () => openMeteo(FORECAST, u.forecastUrl));
+// The modelled sea level, as asked for spots without a tide station: at a Red Sea point (Dahab's Blue
+// Hole) it must give high and low waters over a datum, whatever spot the other checks use.
+await check("open-meteo modelled tide", async () => {
+  const dahab = { lat: 28.572, lon: 34.542 };
+  const url = requestUrl(u.marineUrl, MARINE_WITH_TIDE, { region: "smoke", points: [dahab], pointOf: new Map(), tidePoints: [0] }, u.openMeteoApiKey);
+  const { status, text, ms } = await get(url);
+  expect(status === 200, `HTTP ${status}: ${text.slice(0, 200)}`);
+  const batch = parseOpenMeteo(JSON.parse(text) as unknown, MARINE_WITH_TIDE, [dahab], [0]);
+  expect(batch.notes.length === 0, `parser notes: ${batch.notes.join("; ")}`);
+  const tide = batch.points[0]!.tide;
+  expect(tide != null && tide.events.length >= 20, `no modelled tide (${tide ? tide.events.length : "null"} events)`);
+  return `${tide!.events.length} high/low waters over ${tide!.datumDays} tidal days, MLLW estimate ${tide!.mllwM.toFixed(2)} m, in ${ms} ms`;
+});
 
 // Every model whose run metadata the refresh gate reads: a metadata file that is missing or changed
 // would make every hourly re-check download again (the fallback), so each is read with the gate's parser.

@@ -1,7 +1,7 @@
 // The Red Sea regions (Sharm el-Sheikh with the Strait of Gubal wrecks; Hurghada, El Gouna and the
 // Strait of Gubal; Dahab and Ras Abu Galum), through the real HTTP server: each answers conditions offline from its seasonal
 // norms with null tides (no tide station within reach), and live from the upstream emulator without
-// them; the protectorates exclude the right spots from spearfishing while the wrecks outside them
+// them, with tides modelled from the sea level; the protectorates exclude the right spots from spearfishing while the wrecks outside them
 // stay rankable with a caveat; and a point far down the Red Sea is sent to the nearest covered spot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
@@ -90,7 +90,10 @@ describe.each(RED_SEA)("$region", ({ region, spot }) => {
     expect(body.sources).toEqual(expect.arrayContaining(["open-meteo:marine", "open-meteo:forecast"]));
     expect(body.sources.filter((s) => s.startsWith("climatology:"))).toEqual([]);
     expect(body.data_quality.freshness).toBe("live");
-    expect(body.tide_events).toEqual([]);
+    // No station within reach: the tide is modelled from Open-Meteo's sea level, and labelled so.
+    expect(body.tide_events.length).toBeGreaterThan(0);
+    expect(body.tide_events.every((e) => typeof e.height_ft === "number")).toBe(true);
+    expect(body.sources).toContain("open-meteo:tide-model");
     for (const p of body.periods) expect(p.why ?? "").not.toMatch(/Seasonal norms/);
     // No NOAA station in the Red Sea: CO-OPS is never asked.
     expect(r.stub.calls.coops).toBe(0);

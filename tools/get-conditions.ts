@@ -6,6 +6,7 @@
 // no_spot_nearby (404); outside_horizon (422); data_unavailable (503).
 import { z } from "zod";
 import { DISCLAIMER, SERVICE_NAME, sourceLine } from "../src/attribution.js";
+import { MODELLED_TIDE_ID } from "../src/sources/tide-model.js";
 import type { Spot } from "../src/catalog/catalog.js";
 import type { ServiceContext } from "../src/context.js";
 import { ServiceError } from "../src/errors.js";
@@ -194,7 +195,9 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
     }
   }
   const tides = c.tide_events.slice(0, 4).map((e) => `${e.type} ${e.height_ft} ft ${dateLabel(e.time.slice(0, 10), today)} ${e.time.slice(11, 16)}`);
-  if (tides.length > 0) lines.push("", `**Tides (ft above MLLW):** ${tides.join(" · ")}`);
+  // A spot without a station has a modelled tide (live data only): said so, with its estimated datum.
+  const tideLabel = c.sources.includes(MODELLED_TIDE_ID) ? "Tides (modelled, not a station; ft above an estimated MLLW)" : "Tides (ft above MLLW)";
+  if (tides.length > 0) lines.push("", `**${tideLabel}:** ${tides.join(" · ")}`);
   lines.push(
     "",
     `Visibility: ${c.data_quality.visibility_source ?? "unknown"} estimate · data freshness: ${c.data_quality.freshness ?? "unknown"}${

@@ -65,7 +65,14 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
       const n = r.spots.filter((s) => s.tide_station === null).length;
       return n === r.spots.length ? r.name : `${r.name} (${n} of ${r.spots.length} spots)`;
     });
-    notes.push(`No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for ${where.join(", ")}: tide fields are null there.`);
+    // With live data their tide is modelled from Open-Meteo's sea level (src/sources/tide-model.ts); offline there is none.
+    const live = ctx.config.dataSource !== "offline";
+    notes.push(
+      `No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for ${where.join(", ")}: ` +
+        (live
+          ? "their tides are modelled (Open-Meteo's modelled sea level, tide plus surge, heights above an MLLW estimated from the model's own low waters; not a station prediction, not for navigation), and null where the model has none."
+          : "tide fields are null there."),
+    );
   }
   const unknown = (wanted ?? []).filter((id) => !ctx.catalog.region(id));
   if (unknown.length > 0) {

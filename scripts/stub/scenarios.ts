@@ -158,9 +158,39 @@ export function openMeteoValue(s: Scenario, variable: string, tMs: number, lat: 
       return hoursFromNow >= s.rain.fromH && hoursFromNow < s.rain.toH ? s.rain.mmPerH : 0;
     case "cloud_cover":
       return s.cloudPct;
+    case "sea_level_height_msl":
+      return seaLevelM(tMs, lat, lon);
     default:
       return null;
   }
+}
+
+/**
+ * Tidal constituents of the emulated sea level: speed (°/h) and amplitude (m). The amplitudes are a
+ * small-tide sea's, like the northern Red Sea's (spring range ~0.6 m, neaps ~0.2 m): M2, S2 and N2
+ * semi-diurnal, K1 and O1 diurnal.
+ */
+export const TIDE_CONSTITUENTS = [
+  { name: "M2", speedDegH: 28.9841042, ampM: 0.16 },
+  { name: "S2", speedDegH: 30.0, ampM: 0.05 },
+  { name: "N2", speedDegH: 28.4397295, ampM: 0.03 },
+  { name: "K1", speedDegH: 15.0410686, ampM: 0.03 },
+  { name: "O1", speedDegH: 13.9430356, ampM: 0.02 },
+] as const;
+
+/**
+ * Open-Meteo's `sea_level_height_msl` at a point: model tide plus a slow surge, in metres above global
+ * mean sea level (the local mean sits a little above it), stored in whole centimetres as the real
+ * server does. Phases vary with position, so neighbouring regions turn at different times.
+ */
+export function seaLevelM(tMs: number, lat: number, lon: number): number {
+  const hours = tMs / HOUR_MS;
+  let h = 0.08 + 0.03 * Math.sin((2 * Math.PI * hours) / 70 + lon);
+  for (const [i, c] of TIDE_CONSTITUENTS.entries()) {
+    const phase = ((lon * 7 + lat * 3 + i * 40) * Math.PI) / 180;
+    h += c.ampM * Math.cos((c.speedDegH * hours * Math.PI) / 180 - phase);
+  }
+  return round(h, 2);
 }
 
 /**

@@ -3,7 +3,7 @@
 // built from a scenario for whatever coordinates and dates are asked. By default it behaves like the
 // real services (reference: data-notes §8): Open-Meteo's per-IP concurrency and weighted quotas, its
 // array answers without the first `location_id` and its `best_match` marine model without a third
-// swell train; ERDDAP's 7- and 11-day lags, slow answers, occasional 502s, north→south latitude and
+// swell train, and its modelled sea level (a small tide, in whole centimetres, null outside the sea mask); ERDDAP's 7- and 11-day lags, slow answers, occasional 502s, north→south latitude and
 // HTTP-500 axis refusals; CO-OPS's HTTP-200 errors. Latency can be scaled down for tests; limits
 // and quirks cannot be switched off. Faults can be injected per upstream. Open-Meteo's model run
 // metadata (`/data/<model>/static/meta.json`, on both API hosts) follows each model's real cadence and
@@ -327,13 +327,19 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
       const stamp = dataStamp(kind, lat, lon, now);
       const hourly: Record<string, unknown[]> = { time: [] };
       for (const v of variables) hourly[v] = [];
+      // The sea level comes from the ocean model (Météo-France/Mercator currents), whose reader has no
+      // sea cell at a point outside its mask: the column is then all null with the unit "undefined",
+      // as for any variable no model of the mix supplies (coastal-nulls: the odd-numbered points).
+      const masked = (v: string) => kind === "marine" && v === "sea_level_height_msl" && s.coastalNulls && i % 2 === 1;
+      const pointUnits = variables.some(masked) ? { ...units, sea_level_height_msl: "undefined" } : units;
       for (let h = 0; h < hours; h++) {
         const t = first + h * HOUR_MS;
         hourly.time!.push(new Date(t).toISOString().slice(0, 16));
         for (const v of variables) {
-          let x = absent(v) ? null : openMeteoValue(s, v, t, lat, lon, stamp);
+          let x = absent(v) || masked(v) ? null : openMeteoValue(s, v, t, lat, lon, stamp);
           if (x !== null && v.startsWith("wind_") && !v.includes("direction") && !knots) x = round(x * 1.852, 1);
-          const coastalGap = kind === "marine" && s.coastalNulls && (i % 2 === 1 || h % 4 === 0);
+          // The wave model's coastal gaps are its own; the ocean model's sea level has none but its mask.
+          const coastalGap = kind === "marine" && s.coastalNulls && v !== "sea_level_height_msl" && (i % 2 === 1 || h % 4 === 0);
           if (coastalGap || (partial && h % 2 === 1)) x = null;
           hourly[v]!.push(x);
         }
@@ -348,7 +354,7 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
         timezone: "GMT",
         timezone_abbreviation: "GMT",
         elevation: 0,
-        hourly_units: units,
+        hourly_units: pointUnits,
         hourly,
       };
     });

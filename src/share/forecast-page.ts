@@ -9,6 +9,7 @@ import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, tierLabelFor } from "../forec
 import { formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } from "../format.js";
 import { HORIZON_DAYS } from "../limits.js";
 import { TIDE_STATION_MAX_KM } from "../catalog/schema.js";
+import { MODELLED_TIDE_ID } from "../sources/tide-model.js";
 import { optionalString, type Raw } from "../params.js";
 import type { ConditionsJson } from "../schemas/conditions.js";
 import type { ErrorCode } from "../errors.js";
@@ -49,6 +50,12 @@ export const NO_TIDE_TEXT =
   `The tide database this service predicts from has no harmonic tide station within ${TIDE_STATION_MAX_KM} km of this spot, ` +
   "and a farther station's tide belongs to another basin, so no tide is shown rather than a borrowed one. " +
   "Visibility here carries no tide adjustment. Ask a local dive centre or check a local tide table for tide times.";
+/** Said on the forecast page of a spot without a station whose tide is modelled (live data). */
+export const MODELLED_TIDE_TITLE = "Modelled tide";
+export const MODELLED_TIDE_TEXT =
+  `No harmonic tide station lies within ${TIDE_STATION_MAX_KM} km of this spot, so its tide is modelled: high and low waters read off ` +
+  "Open-Meteo's modelled sea level (Copernicus Marine ocean model, tide plus surge), heights above an MLLW estimated from the model's own " +
+  "low waters. It is not a station prediction and not for navigation; near the coast the model's grid (about 9 km) may miss local effects.";
 const NO_TIDE_CHART = `No tide: no tide station within ${TIDE_STATION_MAX_KM} km of this spot (see below the chart)`;
 
 export interface RenderedPage {
@@ -66,7 +73,9 @@ export const FORECAST_PAGE_ERRORS = ["missing_location", "one_spot_per_request",
 export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext): Promise<RenderedPage> {
   const c: ConditionsJson = await getConditions({ spot: input.spot }, ctx);
   const spot = ctx.catalog.spot(c.spot.id)!;
-  const hasTide = spot.tide_station !== null;
+  // A spot without a station has a tide only when live data model one (src/sources/tide-model.ts).
+  const modelledTide = c.sources.includes(MODELLED_TIDE_ID);
+  const hasTide = spot.tide_station !== null || modelledTide;
   const tz = spot.timezone;
   const today = localDate(ctx.clock.now(), tz);
   const lastDay = addDays(today, HORIZON_DAYS - 1);
@@ -174,7 +183,7 @@ ${now}
 ${legend}
 <p class="swipe">Swipe the chart sideways to see the whole week.</p>
 <figure class="chart" aria-label="7-day chart" tabindex="0">${raw(chart)}</figure>
-${hasTide ? raw("") : html`<section class="no-tide" aria-labelledby="no-tide-title"><h3 id="no-tide-title">${NO_TIDE_TITLE}</h3><p>${NO_TIDE_TEXT}</p></section>`}
+${hasTide ? (modelledTide ? html`<section class="no-tide" aria-labelledby="no-tide-title"><h3 id="no-tide-title">${MODELLED_TIDE_TITLE}</h3><p>${MODELLED_TIDE_TEXT}</p></section>` : raw("")) : html`<section class="no-tide" aria-labelledby="no-tide-title"><h3 id="no-tide-title">${NO_TIDE_TITLE}</h3><p>${NO_TIDE_TEXT}</p></section>`}
 ${dayTable}
 <details${raw(highlight ? " open" : "")}><summary>Every 3-hour period (${c.periods.length})</summary>
 <div class="table-wrap"><table>

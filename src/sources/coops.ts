@@ -134,16 +134,21 @@ export class CoopsTideSource implements TideSource {
   }
 }
 
-/** CO-OPS when it answers for the spot's station; the harmonic prediction otherwise. */
+/**
+ * CO-OPS when it answers for the spot's station; the harmonic prediction otherwise. A spot without a
+ * station gets the modelled tide (live upstreams only), or none.
+ */
 export class PreferredTideSource implements TideSource {
   readonly id = "tides";
 
   constructor(
     readonly coops: CoopsTideSource,
     readonly harmonics: HarmonicTideSource,
+    readonly modelled: TideSource | null = null,
   ) {}
 
   async extremes(spot: Spot, start: Date, end: Date): Promise<TideSeries | null> {
+    if (spot.tide_station === null) return this.modelled ? this.modelled.extremes(spot, start, end) : null;
     try {
       const live = await this.coops.extremes(spot, start, end);
       if (live && live.events.length > 0) return live;

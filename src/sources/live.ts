@@ -2,6 +2,7 @@
 // Open-Meteo APIs share one: the limits are per client IP), one client (timeout + circuit breaker)
 // and one bounded cache per upstream, the four adapters, the preferred tide source, and the
 // refresh-ahead ticker that keeps recently asked regions fresh so requests rarely wait on an upstream.
+// Spots without a tide station get the modelled tide read off the marine answer (tide-model.ts).
 import type { Logger } from "pino";
 import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
 import { DAY_MS, HOUR_MS, type Clock } from "../clock.js";
@@ -19,6 +20,7 @@ import { MemoryUpstreamBudget, RefreshGovernor, UpstreamLane, type QuotaWindow, 
 import { LEASE_MARGIN_MS, RedisLink, RedisUpstreamBudget, SharedAnswers, Wakeups } from "./shared.js";
 import type { Redis } from "ioredis";
 import type { HarmonicTideSource } from "./tides.js";
+import { MODELLED_TIDE_ID } from "./tide-model.js";
 import type { Source, TideEvent } from "./types.js";
 import type { Region } from "../catalog/catalog.js";
 import { OpenMeteoHindcast } from "../validation/hindcast.js";
@@ -186,7 +188,7 @@ export function createUpstreams({ config, clock, log, harmonics, redis, onKd490,
   let timer: NodeJS.Timeout | null = null;
   return {
     sources: [marine, forecast, erddap],
-    tides: new PreferredTideSource(coops, harmonics),
+    tides: new PreferredTideSource(coops, harmonics, { id: MODELLED_TIDE_ID, extremes: (spot, start, end) => marine.modelledTide(spot, start, end) }),
     breakers,
     lanes,
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,

@@ -10,7 +10,8 @@ import type { CacheEntry, NewerCheck, UpstreamCache } from "./cache.js";
 import { ShapeError, type UpstreamClient } from "./http.js";
 import type { ModelRunWatch } from "./model-runs.js";
 import type { Ticket } from "./scheduler.js";
-import { emptyInputs, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source } from "./types.js";
+import { MODELLED_TIDE_CREDIT, MODELLED_TIDE_ID, modelledTide, SEA_LEVEL_VARIABLE, type ModelledTide } from "./tide-model.js";
+import { emptyInputs, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source, type TideSeries } from "./types.js";
 
 export const OPEN_METEO_CREDIT: DataCredit = {
   provider: "Open-Meteo",
@@ -68,6 +69,8 @@ interface VariableSpec {
 export interface OpenMeteoEndpoint {
   kind: "marine" | "forecast";
   variables: Record<string, VariableSpec>;
+  /** The modelled sea level (metres), asked only where some spot has no tide station (MARINE_WITH_TIDE). */
+  seaLevel?: string;
   pastDays: number;
   forecastDays: number;
   params: Record<string, string>;
@@ -95,6 +98,21 @@ export const MARINE: OpenMeteoEndpoint = {
   params: { cell_selection: "sea" },
 };
 
+/**
+ * Days of the past a marine request with the modelled sea level asks for: with the 8 days ahead, 14
+ * days, the most Open-Meteo still counts as one call (max(1, days/14)), and nearly a whole spring–neap
+ * cycle (14.77 days) for the MLLW estimate (tide-model.ts).
+ */
+export const MODELLED_TIDE_PAST_DAYS = 6;
+
+/**
+ * The marine request of a region where some spot has no tide station: the same variables plus
+ * `sea_level_height_msl` (eight in all, still one call per location) over 14 days (still one call):
+ * the modelled tide costs no extra call. The variable list is per request, so every point of such a
+ * region is asked for it; only the points of spots without a station are read (QueryPlan.tidePoints).
+ */
+export const MARINE_WITH_TIDE: OpenMeteoEndpoint = { ...MARINE, seaLevel: SEA_LEVEL_VARIABLE, pastDays: MODELLED_TIDE_PAST_DAYS };
+
 export const FORECAST: OpenMeteoEndpoint = {
   kind: "forecast",
   variables: {
@@ -116,9 +134,14 @@ export const FORECAST: OpenMeteoEndpoint = {
  * (open-meteo.com/en/pricing FAQ; several locations multiply it, open-meteo/open-meteo#1295).
  */
 export function openMeteoCallWeight(endpoint: OpenMeteoEndpoint, locations: number): number {
-  const variables = Object.keys(endpoint.variables).length;
+  const variables = hourlyVariables(endpoint).length;
   const days = endpoint.pastDays + endpoint.forecastDays;
   return locations * Math.max(1, variables / 10) * Math.max(1, days / 14);
+}
+
+/** Every hourly variable a request for the endpoint names. */
+export function hourlyVariables(endpoint: OpenMeteoEndpoint): string[] {
+  return [...Object.keys(endpoint.variables), ...(endpoint.seaLevel ? [endpoint.seaLevel] : [])];
 }
 
 /** One query point's hourly series on a contiguous UTC grid; NaN = unknown. */
@@ -126,6 +149,11 @@ export interface PointSeries {
   start: number;
   hours: number;
   values: Partial<Record<InputField, Float64Array>>;
+  /**
+   * High and low waters read off the modelled sea level, for points of spots without a tide station;
+   * null when the model has none there (e.g. outside its sea mask). Absent when not asked for.
+   */
+  tide?: ModelledTide | null;
 }
 
 export interface OpenMeteoBatch {
@@ -139,6 +167,8 @@ export interface QueryPlan {
   region: string;
   points: { lat: number; lon: number }[];
   pointOf: Map<string, number>;
+  /** Points read by a spot without a tide station: their modelled sea level gives the spot's tide. */
+  tidePoints: number[];
 }
 
 export function queryPlan(region: Region): QueryPlan {
@@ -157,7 +187,13 @@ export function queryPlan(region: Region): QueryPlan {
     }
     pointOf.set(s.id, i);
   }
-  return { region: region.id, points, pointOf };
+  const tidePoints = [...new Set(region.spots.filter((s) => s.tide_station === null).map((s) => pointOf.get(s.id)!))].sort((a, b) => a - b);
+  return { region: region.id, points, pointOf, tidePoints };
+}
+
+/** The request a region's plan needs from `endpoint`: the marine one with the sea level where a spot has no station. */
+export function endpointFor(endpoint: OpenMeteoEndpoint, plan: QueryPlan): OpenMeteoEndpoint {
+  return endpoint.kind === "marine" && plan.tidePoints.length > 0 ? MARINE_WITH_TIDE : endpoint;
 }
 
 function snap(deg: number): number {
@@ -168,7 +204,7 @@ export function requestUrl(base: string, endpoint: OpenMeteoEndpoint, plan: Quer
   const u = new URL(base);
   u.searchParams.set("latitude", plan.points.map((p) => p.lat.toFixed(3)).join(","));
   u.searchParams.set("longitude", plan.points.map((p) => p.lon.toFixed(3)).join(","));
-  u.searchParams.set("hourly", Object.keys(endpoint.variables).join(","));
+  u.searchParams.set("hourly", hourlyVariables(endpoint).join(","));
   // GMT: with any other zone Open-Meteo applies one fixed offset to the whole series, ignoring DST.
   u.searchParams.set("timezone", "GMT");
   u.searchParams.set("past_days", String(endpoint.pastDays));
@@ -191,9 +227,10 @@ export const MAX_CELL_DISTANCE_KM = 50;
 
 /**
  * Reads an Open-Meteo answer for the `requested` query points. A list of coordinates comes back as
- * a JSON array in request order (a single point as a bare object).
+ * a JSON array in request order (a single point as a bare object). With the sea level asked for, the
+ * modelled tide is read for the `tidePoints` (every point when not given).
  */
-export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, requested: readonly { lat: number; lon: number }[]): OpenMeteoBatch {
+export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, requested: readonly { lat: number; lon: number }[], tidePoints?: readonly number[]): OpenMeteoBatch {
   const expected = requested.length;
   let list: unknown[];
   if (Array.isArray(body)) list = body;
@@ -220,11 +257,12 @@ export function parseOpenMeteo(body: unknown, endpoint: OpenMeteoEndpoint, reque
     }
   });
   const notes: string[] = [];
-  const points = list.map((l, i) => parseLocation(l, endpoint, notes, i));
+  const tided = endpoint.seaLevel ? new Set(tidePoints ?? requested.map((_, i) => i)) : new Set<number>();
+  const points = list.map((l, i) => parseLocation(l, endpoint, notes, i, tided.has(i)));
   return { points, notes };
 }
 
-function parseLocation(loc: unknown, endpoint: OpenMeteoEndpoint, notes: string[], index: number): PointSeries {
+function parseLocation(loc: unknown, endpoint: OpenMeteoEndpoint, notes: string[], index: number, withTide: boolean): PointSeries {
   if (!isObject(loc) || !isObject(loc.hourly)) throw new ShapeError(`location ${index}: no hourly block`);
   const hourly = loc.hourly;
   const units = isObject(loc.hourly_units) ? loc.hourly_units : {};
@@ -263,7 +301,35 @@ function parseLocation(loc: unknown, endpoint: OpenMeteoEndpoint, notes: string[
     values[spec.field] = out;
   }
   if (endpoint.kind === "marine") cleanSwell(values, hours, notes, index);
-  return { start, hours, values };
+  if (!withTide || !endpoint.seaLevel) return { start, hours, values };
+  const level = readSeries(hourly[endpoint.seaLevel], units[endpoint.seaLevel], endpoint.seaLevel, times, start, hours, notes, index);
+  return { start, hours, values, tide: level ? modelledTide(start, level) : null };
+}
+
+/** Sea level above global mean sea level: metres (or feet), within ±10 m; outside is junk. */
+const SEA_LEVEL_UNITS: Record<string, (v: number) => number> = { m: (v) => v, ft: (v) => v * 0.3048 };
+const SEA_LEVEL_RANGE_M = 10;
+
+/** The modelled sea level on the hour grid; null when absent (all null, unit "undefined") or refused. */
+function readSeries(raw: unknown, unit: unknown, name: string, times: readonly number[], start: number, hours: number, notes: string[], index: number): Float64Array | null {
+  if (raw === undefined) return null;
+  if (!Array.isArray(raw) || raw.length !== times.length) throw new ShapeError(`location ${index}: ${name} does not match hourly.time`);
+  // Outside the ocean model's sea mask the column is all null with the unit "undefined": no tide there.
+  if (unit === "undefined" && raw.every((v) => v === null)) return null;
+  const convert = typeof unit === "string" ? SEA_LEVEL_UNITS[unit] : undefined;
+  if (!convert) {
+    notes.push(`${name}: unknown unit ${JSON.stringify(unit)} at location ${index}, ignored`);
+    return null;
+  }
+  const out = new Float64Array(hours).fill(Number.NaN);
+  for (let i = 0; i < raw.length; i++) {
+    const t = times[i]!;
+    const v = raw[i];
+    if (Number.isNaN(t) || typeof v !== "number" || !Number.isFinite(v)) continue;
+    const x = convert(v);
+    if (Math.abs(x) <= SEA_LEVEL_RANGE_M) out[(t - start) / HOUR_MS] = x;
+  }
+  return out;
 }
 
 /** "2025-07-01T00:00" (naive, in the answer's zone) or unix seconds → epoch ms on the hour; NaN otherwise. */
@@ -297,7 +363,10 @@ function cleanSwell(values: PointSeries["values"], hours: number, notes: string[
 
 function batchBytes(b: OpenMeteoBatch): number {
   let n = 256;
-  for (const p of b.points) for (const a of Object.values(p.values)) n += a.byteLength + 64;
+  for (const p of b.points) {
+    for (const a of Object.values(p.values)) n += a.byteLength + 64;
+    if (p.tide) n += 64 + p.tide.events.length * 64;
+  }
   return n;
 }
 
@@ -315,6 +384,7 @@ export class OpenMeteoSource implements Source {
   readonly #plans = new Map<string, QueryPlan>();
   readonly #checks = new Map<string, NewerCheck<OpenMeteoBatch>>();
   readonly #origins = new WeakMap<CacheEntry<OpenMeteoBatch>, Origin>();
+  readonly #tideOrigins = new WeakMap<CacheEntry<OpenMeteoBatch>, Origin>();
 
   constructor(
     readonly endpoint: OpenMeteoEndpoint,
@@ -337,7 +407,7 @@ export class OpenMeteoSource implements Source {
   /** Calls Open-Meteo counts for one download of a region's batch (0 for a region never planned here). */
   weightOf(regionId: string): number {
     const plan = this.#plans.get(regionId);
-    return plan ? openMeteoCallWeight(this.endpoint, plan.points.length) : 0;
+    return plan ? openMeteoCallWeight(endpointFor(this.endpoint, plan), plan.points.length) : 0;
   }
 
   /** Whether a model the region's answer rests on has a run newer than the entry's download. */
@@ -354,9 +424,34 @@ export class OpenMeteoSource implements Source {
 
   async hourly(spot: Spot, start: Date, end: Date): Promise<HourlyInputs> {
     const plan = this.plan(spot.region);
-    const entry = await this.deps.cache.get(plan.region, (ticket) => this.#load(plan, ticket), this.#newerCheck(spot.region));
+    const entry = await this.#entry(spot, plan);
     const series = entry.value.points[plan.pointOf.get(spot.id)!]!;
     return seriesToInputs(series, this.#origin(entry), start, end);
+  }
+
+  #entry(spot: Spot, plan: QueryPlan): Promise<CacheEntry<OpenMeteoBatch>> {
+    return this.deps.cache.get(plan.region, (ticket) => this.#load(plan, ticket), this.#newerCheck(spot.region));
+  }
+
+  /**
+   * The modelled tide of a spot without a tide station, from the same marine answer (and download) as
+   * its swell: null for a spot with a station, for the forecast API, and when the model or the
+   * upstream has none (a tide is never worth failing a forecast for).
+   */
+  async modelledTide(spot: Spot, start: Date, end: Date): Promise<TideSeries | null> {
+    if (this.endpoint.kind !== "marine" || spot.tide_station !== null) return null;
+    const plan = this.plan(spot.region);
+    let entry: CacheEntry<OpenMeteoBatch>;
+    try {
+      entry = await this.#entry(spot, plan);
+    } catch {
+      // Already logged by the client; the hourly inputs say what failed.
+      return null;
+    }
+    const tide = entry.value.points[plan.pointOf.get(spot.id)!]?.tide;
+    if (!tide) return null;
+    const events = tide.events.filter((e) => e.time >= start && e.time <= end);
+    return { stationId: MODELLED_TIDE_ID, stationName: "modelled sea level (Open-Meteo)", events, origin: this.#tideOrigin(entry) };
   }
 
   revision(spot: Spot): string | null {
@@ -364,9 +459,10 @@ export class OpenMeteoSource implements Source {
   }
 
   async #load(plan: QueryPlan, ticket: Ticket): Promise<OpenMeteoBatch> {
-    const url = requestUrl(this.deps.url, this.endpoint, plan, this.deps.apiKey);
-    const weight = openMeteoCallWeight(this.endpoint, plan.points.length);
-    const batch = await this.deps.client.getJson(url, (body) => parseOpenMeteo(body, this.endpoint, plan.points), { ticket, weight });
+    const endpoint = endpointFor(this.endpoint, plan);
+    const url = requestUrl(this.deps.url, endpoint, plan, this.deps.apiKey);
+    const weight = openMeteoCallWeight(endpoint, plan.points.length);
+    const batch = await this.deps.client.getJson(url, (body) => parseOpenMeteo(body, endpoint, plan.points, plan.tidePoints), { ticket, weight });
     if (batch.notes.length > 0) this.deps.client.opts.log.warn({ upstream: this.id, region: plan.region, notes: batch.notes }, "open-meteo answer partly refused");
     return batch;
   }
@@ -378,6 +474,15 @@ export class OpenMeteoSource implements Source {
       // current as a download); `generated_at` and the credits are unaffected.
       o = { id: this.id, climatology: false, fetchedAt: entry.checkedAt, credits: [OPEN_METEO_CREDIT] };
       this.#origins.set(entry, o);
+    }
+    return o;
+  }
+
+  #tideOrigin(entry: CacheEntry<OpenMeteoBatch>): Origin {
+    let o = this.#tideOrigins.get(entry);
+    if (!o) {
+      o = { id: MODELLED_TIDE_ID, climatology: false, fetchedAt: entry.checkedAt, credits: [MODELLED_TIDE_CREDIT] };
+      this.#tideOrigins.set(entry, o);
     }
     return o;
   }
