@@ -65,7 +65,7 @@ describe("spearfishing in Komodo National Park", () => {
   it("excludes every Komodo spot, naming the park", async () => {
     const body = await rec("activity=spearfish&region=id-nt-komodo&limit=5");
     expect(body.picks).toEqual([]);
-    expect(body.considered.excluded).toHaveLength(9);
+    expect(body.considered.excluded).toHaveLength(10);
     for (const e of body.considered.excluded) {
       expect(e.reason, e.spot.id).toBe("closed_to_spearfishing");
       expect(e.areas).toEqual(["Komodo National Park"]);

@@ -135,9 +135,9 @@ describe("Costa Brava", () => {
     expect(closed.find((e) => e.spot.id === "cap-norfeu")!.areas).toEqual(["Cap de Creus Natural Park (marine part and partial reserves)"]);
     const excluded = Object.fromEntries(body.considered.excluded.map((e) => [e.spot.id, e.reason]));
     for (const cove of ["aiguablava", "cala-montgo", "tossa-de-mar"]) expect(excluded[cove], cove).toBe("unsuited_hazard");
-    // The Formigues (reserve plan dropped) and the Ullastres stay open; the Boreas wreck, at 26 m, is a scuba dive.
+    // The Formigues (reserve plan dropped), the Ullastres and the Canons de Tamariu stay open; the Boreas wreck, at 26 m, is a scuba dive.
     expect(excluded["boreas-wreck"]).toBe("unsuited_depth");
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["els-ullastres", "illes-formigues"]);
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["canons-de-tamariu", "els-ullastres", "illes-formigues"]);
   });
 
   it("tells divers about the Medes diving permit and tax", async () => {

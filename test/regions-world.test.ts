@@ -36,6 +36,7 @@ const WORLD: WorldRegion[] = [
       "north-seymour",
       "daphne-minor",
       "bartolome-pinnacle",
+      "cousins-rock",
       "santa-fe-galapagos",
       "tortuga-bay-galapagos",
       "academy-bay-galapagos",
