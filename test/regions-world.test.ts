@@ -170,6 +170,13 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Curaçao: hunting with underwater guns prohibited",
   },
+  {
+    region: "th-84-koh-tao",
+    spot: "twins-koh-nang-yuan",
+    station: null,
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
