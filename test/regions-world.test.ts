@@ -152,6 +152,32 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "cw-cw-curacao",
+    spot: "playa-lagun",
+    station: "ticon/willemstad-778a-cuw-uhslc_rq",
+    closedToSpearfishing: [
+      "tugboat-caracas-bay",
+      "superior-producer",
+      "marie-pampoen",
+      "snake-bay-curacao",
+      "porto-mari-the-valley",
+      "daaibooi",
+      "playa-jeremi",
+      "playa-lagun",
+      "mushroom-forest",
+      "playa-kalki",
+      "grote-knip",
+    ],
+    closingArea: "Curaçao: hunting with underwater guns prohibited",
+  },
+  {
+    region: "th-84-koh-tao",
+    spot: "twins-koh-nang-yuan",
+    station: null,
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
@@ -206,7 +232,9 @@ describe.each(WORLD)("$region", ({ region, spot, station, closedToSpearfishing, 
     if (station === null) {
       expect(body.tide_events).toEqual([]);
     } else {
-      expect(body.tide_events.length).toBeGreaterThan(20);
+      // A week of tide: four events a day where the tide is semidiurnal, two where it is diurnal
+      // (Willemstad, Curaçao).
+      expect(body.tide_events.length).toBeGreaterThanOrEqual(12);
       expect(body.sources.join(" ")).toContain(station);
     }
   });
@@ -307,5 +335,29 @@ describe("São Miguel and the Kvarner: access rules reach the picks", () => {
       const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
       expect(messages, p.spot.id).toMatch(/dive centre authorised for recreational-tourist diving/);
     }
+  });
+});
+
+describe("th-84-koh-tao: no spearfishing closure, training sites kept out for their use", () => {
+  it("closes no Koh Tao spot, keeps the training and snorkelling sites out, and flags the protection measures", async () => {
+    const body = await recommendationsFrom(ranked, "activity=spearfish&region=th-84-koh-tao&date=2026-11-22&limit=5");
+    expect(body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing")).toEqual([]);
+    for (const id of ["twins-koh-nang-yuan", "japanese-gardens-koh-tao", "buoyancy-world-koh-tao"]) {
+      expect(body.considered.excluded.find((e) => e.spot.id === id)?.reason, id).toBe("unsuited_use");
+    }
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      expect(messages, p.spot.id).toMatch(/Department of Marine and Coastal Resources/);
+    }
+  });
+});
+
+describe("cw-cw-curacao: the Superior Producer is dived only when the Mega Pier is empty", () => {
+  it("tells a diver at the wreck to check the cruise-ship berthing schedule", async () => {
+    const body = await recommendationsFrom(published, "activity=dive&spot=superior-producer&date=2026-11-22");
+    const pick = body.picks.find((p) => p.spot.id === "superior-producer");
+    expect(pick).toBeDefined();
+    expect(pick!.caveats.map((c) => c.message).join(" ")).toMatch(/cruise ship or warship is moored at the Mega Pier/);
   });
 });
