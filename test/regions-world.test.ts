@@ -151,6 +151,13 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "tz-11-zanzibar-east",
+    spot: "paje-pawoni-hill",
+    station: "ticon/zanzibar-151a-tza-uhslc_rq",
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
