@@ -158,6 +158,13 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "id-nb-gili-islands",
+    spot: "gili-meno-wall",
+    station: "ticon/lembar-419a-idn-uhslc_rq",
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
