@@ -178,6 +178,20 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "tz-11-zanzibar-east",
+    spot: "paje-pawoni-hill",
+    station: "ticon/zanzibar-151a-tza-uhslc_rq",
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
+  {
+    region: "id-nb-gili-islands",
+    spot: "gili-meno-wall",
+    station: "ticon/lembar-419a-idn-uhslc_rq",
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
