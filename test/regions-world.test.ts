@@ -151,6 +151,25 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "id-pd-raja-ampat",
+    spot: "cape-kri",
+    station: null,
+    closedToSpearfishing: [
+      "cape-kri",
+      "sardine-reef",
+      "blue-magic",
+      "manta-sandy",
+      "arborek-jetty",
+      "mioskon",
+      "friwen-wall",
+      "chicken-reef",
+      "cape-mansuar",
+      "yenbuba",
+      "sawandarek-jetty",
+    ],
+    closingArea: "Raja Ampat Marine Park: Dampier Strait MPA",
+  },
 ];
 
 interface CoverageRegion {
@@ -306,5 +325,16 @@ describe("São Miguel and the Kvarner: access rules reach the picks", () => {
       const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
       expect(messages, p.spot.id).toMatch(/dive centre authorised for recreational-tourist diving/);
     }
+  });
+});
+
+describe("id-pd-raja-ampat: no tide within reach, and Manta Sandy's booking and diver cap", () => {
+  it("every spot has no tide station, and Manta Sandy carries its reservation rules with the park permit", () => {
+    const catalog = Catalog.load();
+    const region = catalog.region("id-pd-raja-ampat")!;
+    for (const s of region.spots) expect(s.tide_station, s.id).toBeNull();
+    const sandy = region.spots.find((s) => s.id === "manta-sandy")!;
+    expect(sandy.access.map((a) => a.kind).sort()).toEqual(["permit", "reservation", "reservation"]);
+    expect(sandy.access.some((a) => a.kind === "reservation" && /20/.test(a.rule))).toBe(true);
   });
 });
