@@ -57,6 +57,7 @@ const WORLD: WorldRegion[] = [
       "kandooma-thila",
       "kuda-haa",
       "lions-head",
+      "vaadhoo-caves",
     ],
     closingArea: "Maldives: spear guns prohibited",
   },
