@@ -58,6 +58,7 @@ const WORLD: WorldRegion[] = [
       "kuda-haa",
       "lions-head",
       "vaadhoo-caves",
+      "kuda-giri-wreck",
     ],
     closingArea: "Maldives: spear guns prohibited",
   },
