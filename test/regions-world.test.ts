@@ -192,6 +192,25 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "id-pd-raja-ampat",
+    spot: "cape-kri",
+    station: null,
+    closedToSpearfishing: [
+      "cape-kri",
+      "sardine-reef",
+      "blue-magic",
+      "manta-sandy",
+      "arborek-jetty",
+      "mioskon",
+      "friwen-wall",
+      "chicken-reef",
+      "cape-mansuar",
+      "yenbuba",
+      "sawandarek-jetty",
+    ],
+    closingArea: "Raja Ampat Marine Park: Dampier Strait MPA",
+  },
 ];
 
 interface CoverageRegion {
@@ -373,5 +392,16 @@ describe("cw-cw-curacao: the Superior Producer is dived only when the Mega Pier 
     const pick = body.picks.find((p) => p.spot.id === "superior-producer");
     expect(pick).toBeDefined();
     expect(pick!.caveats.map((c) => c.message).join(" ")).toMatch(/cruise ship or warship is moored at the Mega Pier/);
+  });
+});
+
+describe("id-pd-raja-ampat: no tide within reach, and Manta Sandy's booking and diver cap", () => {
+  it("every spot has no tide station, and Manta Sandy carries its reservation rules with the park permit", () => {
+    const catalog = Catalog.load();
+    const region = catalog.region("id-pd-raja-ampat")!;
+    for (const s of region.spots) expect(s.tide_station, s.id).toBeNull();
+    const sandy = region.spots.find((s) => s.id === "manta-sandy")!;
+    expect(sandy.access.map((a) => a.kind).sort()).toEqual(["permit", "reservation", "reservation"]);
+    expect(sandy.access.some((a) => a.kind === "reservation" && /20/.test(a.rule))).toBe(true);
   });
 });
