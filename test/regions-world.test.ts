@@ -151,6 +151,25 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "eg-ba-marsa-alam",
+    spot: "elphinstone-reef",
+    station: null,
+    closedToSpearfishing: [
+      "shaab-samadai",
+      "el-casra",
+      "marsa-mubarak",
+      "shaab-shona",
+      "abu-dabbab-ithnain",
+      "elphinstone-reef",
+      "shaab-marsa-alam",
+      "shaab-nakari",
+      "marsa-nakari-south-reef",
+      "shaab-sharm",
+      "gota-wadi-gamal",
+    ],
+    closingArea: "Samadai Reef (Dolphin House) special protection zone",
+  },
 ];
 
 interface CoverageRegion {
@@ -306,5 +325,16 @@ describe("São Miguel and the Kvarner: access rules reach the picks", () => {
       const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
       expect(messages, p.spot.id).toMatch(/dive centre authorised for recreational-tourist diving/);
     }
+  });
+});
+
+describe("eg-ba-marsa-alam: the Dolphin House visitor cap and zones reach the picks", () => {
+  it("tells a snorkeller at Sha'ab Samadai about the daily visitor cap and the dolphins' closed lagoon", async () => {
+    const body = await recommendationsFrom(published, "activity=snorkel&spot=shaab-samadai&date=2026-11-22");
+    const pick = body.picks.find((p) => p.spot.id === "shaab-samadai");
+    expect(pick).toBeDefined();
+    const messages = pick!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+    expect(messages).toMatch(/maximum of 300 visitors a day/);
+    expect(messages).toMatch(/Zone A, the dolphins' resting lagoon, is closed to all activities/);
   });
 });
