@@ -170,6 +170,26 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Samadai Reef (Dolphin House) special protection zone",
   },
+  {
+    region: "id-sa-bunaken",
+    spot: "likuan-2",
+    station: "ticon/bitung-033a-idn-uhslc_rq",
+    closedToSpearfishing: [
+      "likuan-1",
+      "likuan-2",
+      "likuan-3",
+      "fukui-point",
+      "mandolin",
+      "alung-banua",
+      "timur-1",
+      "pangalisan",
+      "sachikos",
+      "raymonds",
+      "siladen-1",
+      "tanjung-kopi",
+    ],
+    closingArea: "Bunaken National Park",
+  },
 ];
 
 interface CoverageRegion {
@@ -336,5 +356,16 @@ describe("eg-ba-marsa-alam: the Dolphin House visitor cap and zones reach the pi
     const messages = pick!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
     expect(messages).toMatch(/maximum of 300 visitors a day/);
     expect(messages).toMatch(/Zone A, the dolphins' resting lagoon, is closed to all activities/);
+  });
+});
+
+describe("id-sa-bunaken: the park entrance fee reaches every pick", () => {
+  it("tells every Bunaken diver to carry the national park's entrance tag", async () => {
+    const body = await recommendationsFrom(published, "activity=dive&region=id-sa-bunaken&date=2026-11-22&limit=3");
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      expect(messages, p.spot.id).toMatch(/Bunaken National Park, divers and snorkellers alike, must pay the park entrance fee/);
+    }
   });
 });
