@@ -211,6 +211,45 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Raja Ampat Marine Park: Dampier Strait MPA",
   },
+  {
+    region: "eg-ba-marsa-alam",
+    spot: "elphinstone-reef",
+    station: null,
+    closedToSpearfishing: [
+      "shaab-samadai",
+      "el-casra",
+      "marsa-mubarak",
+      "shaab-shona",
+      "abu-dabbab-ithnain",
+      "elphinstone-reef",
+      "shaab-marsa-alam",
+      "shaab-nakari",
+      "marsa-nakari-south-reef",
+      "shaab-sharm",
+      "gota-wadi-gamal",
+    ],
+    closingArea: "Samadai Reef (Dolphin House) special protection zone",
+  },
+  {
+    region: "id-sa-bunaken",
+    spot: "likuan-2",
+    station: "ticon/bitung-033a-idn-uhslc_rq",
+    closedToSpearfishing: [
+      "likuan-1",
+      "likuan-2",
+      "likuan-3",
+      "fukui-point",
+      "mandolin",
+      "alung-banua",
+      "timur-1",
+      "pangalisan",
+      "sachikos",
+      "raymonds",
+      "siladen-1",
+      "tanjung-kopi",
+    ],
+    closingArea: "Bunaken National Park",
+  },
 ];
 
 interface CoverageRegion {
@@ -403,5 +442,27 @@ describe("id-pd-raja-ampat: no tide within reach, and Manta Sandy's booking and 
     const sandy = region.spots.find((s) => s.id === "manta-sandy")!;
     expect(sandy.access.map((a) => a.kind).sort()).toEqual(["permit", "reservation", "reservation"]);
     expect(sandy.access.some((a) => a.kind === "reservation" && /20/.test(a.rule))).toBe(true);
+  });
+});
+
+describe("eg-ba-marsa-alam: the Dolphin House visitor cap and zones reach the picks", () => {
+  it("tells a snorkeller at Sha'ab Samadai about the daily visitor cap and the dolphins' closed lagoon", async () => {
+    const body = await recommendationsFrom(published, "activity=snorkel&spot=shaab-samadai&date=2026-11-22");
+    const pick = body.picks.find((p) => p.spot.id === "shaab-samadai");
+    expect(pick).toBeDefined();
+    const messages = pick!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+    expect(messages).toMatch(/maximum of 300 visitors a day/);
+    expect(messages).toMatch(/Zone A, the dolphins' resting lagoon, is closed to all activities/);
+  });
+});
+
+describe("id-sa-bunaken: the park entrance fee reaches every pick", () => {
+  it("tells every Bunaken diver to carry the national park's entrance tag", async () => {
+    const body = await recommendationsFrom(published, "activity=dive&region=id-sa-bunaken&date=2026-11-22&limit=3");
+    expect(body.picks.length).toBeGreaterThan(0);
+    for (const p of body.picks) {
+      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      expect(messages, p.spot.id).toMatch(/Bunaken National Park, divers and snorkellers alike, must pay the park entrance fee/);
+    }
   });
 });
