@@ -58,6 +58,8 @@ const WORLD: WorldRegion[] = [
       "kandooma-thila",
       "kuda-haa",
       "lions-head",
+      "vaadhoo-caves",
+      "kuda-giri-wreck",
     ],
     closingArea: "Maldives: spear guns prohibited",
   },
