@@ -151,6 +151,13 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: [],
     closingArea: null,
   },
+  {
+    region: "ca-bc-victoria",
+    spot: "ogden-point-breakwater",
+    station: "ticon/victoria_harbour_bc-7120-can-meds",
+    closedToSpearfishing: ["race-rocks", "ogden-point-breakwater"],
+    closingArea: "Race Rocks Marine Protected Area and Ecological Reserve",
+  },
 ];
 
 interface CoverageRegion {
