@@ -158,6 +158,25 @@ const WORLD: WorldRegion[] = [
     closedToSpearfishing: ["race-rocks", "ogden-point-breakwater"],
     closingArea: "Race Rocks Marine Protected Area and Ecological Reserve",
   },
+  {
+    region: "id-sa-bunaken",
+    spot: "likuan-2",
+    station: "ticon/bitung-033-idn-uhslc_fd",
+    closedToSpearfishing: [
+      "likuan-1",
+      "likuan-2",
+      "likuan-3",
+      "fukui-point",
+      "alung-banua",
+      "muka-kampung",
+      "mikes-point",
+      "sachikos-point",
+      "pangalisan",
+      "mandolin-bunaken",
+      "raymonds-point",
+    ],
+    closingArea: "Bunaken National Park (Taman Nasional Bunaken)",
+  },
 ];
 
 interface CoverageRegion {
