@@ -177,6 +177,13 @@ const WORLD: WorldRegion[] = [
     ],
     closingArea: "Bunaken National Park (Taman Nasional Bunaken)",
   },
+  {
+    region: "ph-07-malapascua",
+    spot: "monad-shoal",
+    station: null,
+    closedToSpearfishing: [],
+    closingArea: null,
+  },
 ];
 
 interface CoverageRegion {
