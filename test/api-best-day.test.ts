@@ -73,11 +73,33 @@ describe("best day", () => {
       }
     }
     // Every full-support region has a winner for each ranked activity, with 7 days each, except
-    // spearfishing at Bonaire, Cozumel, Komodo and Phi Phi & Ko Lanta, where every spot lies in a park
-    // closed to it (or, at Kantiang Bay, is a swimming beach), at Grand Cayman, where spear guns need a
-    // Cayman licence, on Egypt's Red Sea coasts, where recreational fishing is suspended, and in the
-    // Florida Keys, where the one spot open to it, the Duane wreck, lies beyond a breath-hold dive.
-    const noSpearfishing = ["bq-bo-bonaire", "eg-ba-hurghada", "eg-js-dahab", "eg-js-sharm-el-sheikh", "id-nt-komodo", "ky-gc-grand-cayman", "mx-roo-cozumel", "th-81-phi-phi-lanta", "us-fl-keys"];
+    // spearfishing where every spot lies in water closed to it or unsuited to it: parks (Bonaire,
+    // Cozumel, Komodo, Phi Phi & Ko Lanta, Galápagos, Palau's Rock Islands, the Similans, Raja Ampat,
+    // Bunaken, Roatán's reserve with the Bay Islands speargun ban), national bans on spear guns
+    // (the Maldives, Belize's visitors, Curaçao), Grand Cayman's licence, Egypt's suspension of
+    // recreational fishing on its Red Sea coasts, and the Florida Keys, whose one open spot, the
+    // Duane wreck, lies beyond a breath-hold dive.
+    const noSpearfishing = [
+      "bq-bo-bonaire",
+      "bz-bz-ambergris-lighthouse",
+      "cw-cw-curacao",
+      "ec-w-galapagos-central",
+      "eg-ba-hurghada",
+      "eg-ba-marsa-alam",
+      "eg-js-dahab",
+      "eg-js-sharm-el-sheikh",
+      "hn-ib-roatan-west",
+      "id-nt-komodo",
+      "id-pd-raja-ampat",
+      "id-sa-bunaken",
+      "ky-gc-grand-cayman",
+      "mv-26-male-atolls",
+      "mx-roo-cozumel",
+      "pw-150-rock-islands",
+      "th-81-phi-phi-lanta",
+      "th-82-similan",
+      "us-fl-keys",
+    ];
     expect(regions.length).toBeGreaterThan(1);
     expect(declined.sort()).toEqual(noSpearfishing.map((r) => `spearfish@${r}`));
     expect(winners).toBe(regions.length * 4 - noSpearfishing.length);

@@ -99,13 +99,13 @@ describe("spearfishing in the Krabi marine national parks", () => {
 });
 
 describe("not_covered across an ocean", () => {
-  it("names Hin Muang, the westernmost Lanta site, for a point in the Andaman Sea off northern Sumatra", async () => {
+  it("names Anita's Reef in the Similans, the nearest covered spot, for a point in the Andaman Sea off northern Sumatra", async () => {
     const body = await rec("activity=dive&lat=6.0&lon=95.5");
     expect(body.status).toBe("not_covered");
-    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "hin-muang" }, region: { id: "th-81-phi-phi-lanta" } });
-    // ~3.3° of longitude east and ~1.15° of latitude north: about 390 km (Maya Bay is ~405 km).
-    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(370);
-    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(400);
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "anitas-reef-similan" }, region: { id: "th-82-similan" } });
+    // About 371 km north-east (West of Eden ~372 km; Hin Muang, the westernmost Lanta site, ~390 km).
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(365);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(380);
   });
 
   it("names Loh Ginggo, Komodo's southernmost site, for a point in the Indian Ocean south of Sumba", async () => {

@@ -81,7 +81,7 @@ describe("tides where no station is near", () => {
     expect(note).toMatch(new RegExp(`^No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for .*: tide fields are null there\\.$`));
     for (const name of ["Hurghada, El Gouna & the Strait of Gubal", "Dahab & Ras Abu Galum", "Sharm el-Sheikh, Ras Mohammed & Tiran", "Malta & Gozo"]) expect(note).toContain(name);
     // A region with only some spots beyond reach says how many.
-    expect(note).toMatch(/Komodo National Park \(East Nusa Tenggara\) \(6 of 9 spots\)[,:]/);
+    expect(note).toMatch(/Komodo National Park \(East Nusa Tenggara\) \(7 of 10 spots\)[,:]/);
     const oahu = await svc.json<CoverageJson>("/api/v1/coverage?region=us-hi-oahu");
     expect(oahu.body.notes.some((n) => n.startsWith("No tide station"))).toBe(false);
   });
@@ -167,13 +167,14 @@ describe("Malta & Gozo: no spearfishing closure found, one rules-only reserve", 
 });
 
 describe("not_covered across an ocean", () => {
-  it("sends a diver in the Seychelles to the nearest covered spot, across the Indian Ocean in the Red Sea", async () => {
+  it("sends a diver in the Seychelles to the nearest covered spot, across the Indian Ocean in Zanzibar", async () => {
     const { status, body } = await rec("activity=dive&lat=-4.62&lon=55.45");
     expect(status).toBe(200);
     expect(body.status).toBe("not_covered");
-    // The El Mina wreck at Hurghada is the southernmost covered Red Sea spot, ~21 km nearer than Shark Reef.
-    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "el-mina-wreck" }, region: { id: "eg-ba-hurghada" } });
-    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(4200);
-    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(4250);
+    // Napoleon Wall off Paje, Zanzibar, ~1,766 km west-south-west (Woo South is 0.2 km farther); the
+    // Malé atolls are ~1,900 km north-east.
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "paje-napoleon-wall" }, region: { id: "tz-11-zanzibar-east" } });
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(1750);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(1780);
   });
 });
