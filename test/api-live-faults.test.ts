@@ -228,6 +228,9 @@ describe("memory", () => {
     }
     // A 1 MB budget holds a couple of regions' hours, not every hour of every region.
     expect(seen).toBeLessThan(8);
-    expect(r.stub.calls.marine).toBe(HOURS * catalog.regions.length);
+    // Every region's batch once in the first hour; later hours download again only where the
+    // governor's share allows (at 47 regions it holds some back), never more than once an hour.
+    expect(r.stub.calls.marine).toBeGreaterThanOrEqual(catalog.regions.length);
+    expect(r.stub.calls.marine).toBeLessThanOrEqual(HOURS * catalog.regions.length);
   });
 });
