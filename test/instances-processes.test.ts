@@ -17,6 +17,7 @@ import { TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { freePort } from "./helpers/ports.js";
 import { describeWithRedis, startRedis } from "./helpers/redis.js";
 import { NO_RATE_LIMITS } from "./helpers/service.js";
+import { FIRST_REGIONS } from "./helpers/catalog.js";
 
 const UPSTREAM_TIMEOUT_MS = 6_000;
 const LEASE_MS = UPSTREAM_TIMEOUT_MS + LEASE_MARGIN_MS;
@@ -93,7 +94,9 @@ async function quiet(stub: StubUpstreams): Promise<void> {
  * the refresh-ahead span of the hour's end.
  */
 async function workload(procs: Proc[], stub: StubUpstreams): Promise<{ statuses: number[]; hours: number }> {
-  const cat = Catalog.load();
+  // The first 28 regions: every spot of the 47 at once would meet Open-Meteo's 600 calls a minute
+  // (honest 503s with Retry-After, test/live-emulator.test.ts), which is not what this test measures.
+  const cat = new Catalog(Catalog.readRecords().filter((x) => FIRST_REGIONS.includes(x.id)));
   const paths = [
     ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
     ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),

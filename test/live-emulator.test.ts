@@ -11,6 +11,7 @@ import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
 import { callBudget, gatedBudget } from "../src/sources/budget.js";
 import { MAX_STALE_MS } from "../src/sources/live.js";
+import { FIRST_REGIONS } from "./helpers/catalog.js";
 import { liveRuns, type LiveRun } from "./helpers/live.js";
 
 const catalog = Catalog.load();
@@ -94,8 +95,6 @@ describe("a cold start under a crowd", () => {
   });
 });
 
-/** The 28 regions the day of refreshes was built and measured on (see the known defect below). */
-const DAY_REGIONS = ["au-nsw-sydney", "au-qld-cairns", "bq-bo-bonaire", "eg-ba-hurghada", "eg-js-dahab", "eg-js-sharm-el-sheikh", "es-cn-gran-canaria", "es-cn-lanzarote", "es-ct-costa-brava", "gb-ork-scapa-flow", "id-nt-komodo", "jp-47-okinawa", "ky-gc-grand-cayman", "mt-30-malta-gozo", "mx-roo-cozumel", "nz-ntl-northland", "ph-07-cebu-bohol", "th-81-phi-phi-lanta", "us-ca-catalina", "us-ca-monterey", "us-ca-san-diego", "us-fl-keys", "us-gu-guam", "us-hi-kona", "us-hi-maui", "us-hi-oahu", "us-vi-st-john-st-thomas", "za-wc-cape-peninsula"];
 
 describe("a day of hourly refreshes on the injected clock", () => {
   it("stays live all day with no 429, within half the free tier (downloading only new model runs), and asks ERDDAP about once a region a day", { timeout: 240_000 }, async () => {
@@ -104,7 +103,7 @@ describe("a day of hourly refreshes on the injected clock", () => {
     // weighted Open-Meteo calls in one UTC day, twice the governor's share, and left some regions
     // `aging` or 503 (docs/live-data.md, "Open defect"). Until the governor bounds it, the day is
     // measured on the 28 regions it was built for; test/live-budget.test.ts holds the bound at 479 spots.
-    const day = new Catalog(Catalog.readRecords().filter((x) => DAY_REGIONS.includes(x.id)).map((x) => ({ ...x, decision_support: "full" as const })));
+    const day = new Catalog(Catalog.readRecords().filter((x) => FIRST_REGIONS.includes(x.id)).map((x) => ({ ...x, decision_support: "full" as const })));
     const r = await live({ mode: "live", env: { UPSTREAM_TIMEOUT_MS: "8000" }, catalog: day });
     const start = r.svc.clock.now().getTime();
     const sample = day.regions.map((region, i) => region.spots[i % region.spots.length]!.id);

@@ -152,12 +152,12 @@ describe("Sharm el-Sheikh and Dahab: the parks and protectorates, and the suspen
 });
 
 describe("not_covered down the Red Sea", () => {
-  it("sends a diver off Port Sudan to the Hurghada harbour wreck, the nearest covered spot", async () => {
+  it("sends a diver off Port Sudan to Gota Wadi Gamal at Marsa Alam, the nearest covered spot", async () => {
     const body = await rec("activity=dive&lat=19.6&lon=37.6");
     expect(body.status).toBe("not_covered");
-    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "el-mina-wreck" }, region: { id: "eg-ba-hurghada" } });
-    // ~7.6° of latitude north and ~3.7° of longitude west: about 930 km.
-    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(890);
-    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(970);
+    expect(body.coverage.nearest_covered).toMatchObject({ spot: { id: "gota-wadi-gamal" }, region: { id: "eg-ba-marsa-alam" } });
+    // About 620 km north-north-west (Shaab Sharm ~628 km; Hurghada's El Mina wreck ~930 km).
+    expect(body.coverage.nearest_covered!.distance_km).toBeGreaterThan(610);
+    expect(body.coverage.nearest_covered!.distance_km).toBeLessThan(630);
   });
 });
