@@ -8,15 +8,8 @@ import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { startService, type TestService } from "./helpers/service.js";
 import { liveRuns } from "./helpers/live.js";
 import { connectClient } from "./helpers/mcp.js";
-import { supportByRule } from "./helpers/regions.js";
+import { supportByRule, expectSpotsInsideBbox, type CoverageRegion } from "./helpers/regions.js";
 
-interface CoverageRegion {
-  id: string;
-  decision_support: string;
-  spot_count: number;
-  bbox: { south: number; west: number; north: number; east: number };
-  spots: { id: string; lat: number; lon: number }[];
-}
 
 /** One spot per new region, with the tide station its record names. */
 const NEW_REGIONS = [{ region: "us-fl-keys", spot: "molasses-reef", station: "8723689", climatology: "climatology:us-fl-keys" }] as const;
@@ -43,12 +36,7 @@ describe("coverage", () => {
       expect(r.decision_support).toBe(supportByRule(r.id));
       expect(r.spot_count).toBe(r.spots.length);
       expect(r.spot_count).toBeGreaterThanOrEqual(8);
-      for (const s of r.spots) {
-        expect(s.lat).toBeGreaterThanOrEqual(r.bbox.south);
-        expect(s.lat).toBeLessThanOrEqual(r.bbox.north);
-        expect(s.lon).toBeGreaterThanOrEqual(r.bbox.west);
-        expect(s.lon).toBeLessThanOrEqual(r.bbox.east);
-      }
+      expectSpotsInsideBbox(r);
     }
   });
 

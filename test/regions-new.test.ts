@@ -11,7 +11,7 @@ import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions
 import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { liveRuns } from "./helpers/live.js";
 import { startService, type TestService } from "./helpers/service.js";
-import { supportByRule } from "./helpers/regions.js";
+import { supportByRule, expectSpotsInsideBbox } from "./helpers/regions.js";
 
 /** One spot per new region, with what its answer must show. */
 const NEW_REGIONS = [
@@ -96,12 +96,7 @@ describe("coverage publishes the new regions", () => {
         const r = body.regions.find((x) => x.id === region)!;
         expect(r).toMatchObject({ decision_support: supportByRule(region) });
         expect(r.spots.map((s) => s.id)).toContain(spot);
-        for (const s of r.spots) {
-          expect(s.lat).toBeGreaterThanOrEqual(r.bbox.south);
-          expect(s.lat).toBeLessThanOrEqual(r.bbox.north);
-          expect(s.lon).toBeGreaterThanOrEqual(r.bbox.west);
-          expect(s.lon).toBeLessThanOrEqual(r.bbox.east);
-        }
+        expectSpotsInsideBbox(r);
       }
       const rec = await shipped.json<RecommendationJson>("/api/v1/recommendations?activity=dive&region=eg-js-sharm-el-sheikh");
       expect(rec.body.status).toBe(supportByRule("eg-js-sharm-el-sheikh") === "full" ? "ok" : "conditions_only");

@@ -8,7 +8,7 @@ import { Catalog } from "../src/catalog/catalog.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { liveRuns } from "./helpers/live.js";
-import { recommendationsFrom, supportByRule } from "./helpers/regions.js";
+import { recommendationsFrom, supportByRule, expectSpotsInsideBbox } from "./helpers/regions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 /** One representative spot per Red Sea region. */
@@ -44,12 +44,7 @@ describe("the published catalogue", () => {
         expect(r.decision_support).toBe(supportByRule(r.id));
         expect(r.spot_count).toBe(n.spots);
         expect(r.spots.map((s) => s.id)).toContain(n.spot);
-        for (const s of r.spots) {
-          expect(s.lat).toBeGreaterThanOrEqual(r.bbox.south);
-          expect(s.lat).toBeLessThanOrEqual(r.bbox.north);
-          expect(s.lon).toBeGreaterThanOrEqual(r.bbox.west);
-          expect(s.lon).toBeLessThanOrEqual(r.bbox.east);
-        }
+        expectSpotsInsideBbox(r);
       }
       const noTide = body.notes.find((x) => x.startsWith("No tide station"))!;
       expect(noTide).toContain("Hurghada, El Gouna & the Strait of Gubal");

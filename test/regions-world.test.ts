@@ -8,7 +8,7 @@ import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { startService, type TestService } from "./helpers/service.js";
 import { liveRuns } from "./helpers/live.js";
-import { conditionsFrom, recommendationsFrom, supportByRule } from "./helpers/regions.js";
+import { conditionsFrom, recommendationsFrom, supportByRule, expectSpotsInsideBbox, regulatedAreaMessages, type CoverageRegion } from "./helpers/regions.js";
 import { closureOn } from "../src/catalog/access.js";
 
 interface WorldRegion {
@@ -248,14 +248,6 @@ const WORLD: WorldRegion[] = [
   },
 ];
 
-interface CoverageRegion {
-  id: string;
-  country: string;
-  decision_support: string;
-  spot_count: number;
-  bbox: { south: number; west: number; north: number; east: number };
-  spots: { id: string; lat: number; lon: number }[];
-}
 
 let published: TestService;
 let ranked: TestService;
@@ -278,12 +270,7 @@ describe("coverage", () => {
       expect(r!.decision_support, region).toBe(supportByRule(region));
       expect(r!.spot_count).toBe(r!.spots.length);
       expect(r!.spot_count, region).toBeGreaterThanOrEqual(8);
-      for (const s of r!.spots) {
-        expect(s.lat).toBeGreaterThanOrEqual(r!.bbox.south);
-        expect(s.lat).toBeLessThanOrEqual(r!.bbox.north);
-        expect(s.lon).toBeGreaterThanOrEqual(r!.bbox.west);
-        expect(s.lon).toBeLessThanOrEqual(r!.bbox.east);
-      }
+      expectSpotsInsideBbox(r!);
     }
   });
 });
@@ -392,7 +379,7 @@ describe("São Miguel and the Kvarner: access rules reach the picks", () => {
     const body = await recommendationsFrom(published, "activity=snorkel&spot=ilheu-vila-franca&date=2026-11-22");
     const pick = body.picks.find((p) => p.spot.id === "ilheu-vila-franca");
     expect(pick).toBeDefined();
-    const messages = pick!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+    const messages = regulatedAreaMessages(pick!);
     expect(messages).toMatch(/prior authorisation from São Miguel's Natural Park/);
   });
 
@@ -400,7 +387,7 @@ describe("São Miguel and the Kvarner: access rules reach the picks", () => {
     const body = await recommendationsFrom(published, "activity=dive&region=hr-08-kvarner&date=2026-11-22&limit=3");
     expect(body.picks.length).toBeGreaterThan(0);
     for (const p of body.picks) {
-      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      const messages = regulatedAreaMessages(p);
       expect(messages, p.spot.id).toMatch(/dive centre authorised for recreational-tourist diving/);
     }
   });
@@ -415,7 +402,7 @@ describe("th-84-koh-tao: no spearfishing closure, training sites kept out for th
     }
     expect(body.picks.length).toBeGreaterThan(0);
     for (const p of body.picks) {
-      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      const messages = regulatedAreaMessages(p);
       expect(messages, p.spot.id).toMatch(/Department of Marine and Coastal Resources/);
     }
   });
@@ -446,7 +433,7 @@ describe("eg-ba-marsa-alam: the Dolphin House visitor cap and zones reach the pi
     const body = await recommendationsFrom(published, "activity=snorkel&spot=shaab-samadai&date=2026-11-22");
     const pick = body.picks.find((p) => p.spot.id === "shaab-samadai");
     expect(pick).toBeDefined();
-    const messages = pick!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+    const messages = regulatedAreaMessages(pick!);
     expect(messages).toMatch(/maximum of 300 visitors a day/);
     expect(messages).toMatch(/Zone A, the dolphins' resting lagoon, is closed to all activities/);
   });
@@ -457,7 +444,7 @@ describe("id-sa-bunaken: the park entrance fee reaches every pick", () => {
     const body = await recommendationsFrom(published, "activity=dive&region=id-sa-bunaken&date=2026-11-22&limit=3");
     expect(body.picks.length).toBeGreaterThan(0);
     for (const p of body.picks) {
-      const messages = p.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
+      const messages = regulatedAreaMessages(p);
       expect(messages, p.spot.id).toMatch(/Bunaken National Park, divers and snorkellers alike, must pay the park entrance fee/);
     }
   });

@@ -69,3 +69,30 @@ export function supportByRule(regionId: string): "full" | "conditions_only" {
   if (!record) throw new Error(`no region ${regionId}`);
   return regionLevels(record).earnsFull ? "full" : "conditions_only";
 }
+
+/** A region as the coverage endpoint lists it (the fields the regional tests read). */
+export interface CoverageRegion {
+  id: string;
+  decision_support: string;
+  spot_count: number;
+  bbox: { south: number; west: number; north: number; east: number };
+  spots: { id: string; lat: number; lon: number }[];
+}
+
+/** Asserts that every spot the coverage listing gives for a region lies inside the region's bbox. */
+export function expectSpotsInsideBbox(r: Pick<CoverageRegion, "bbox" | "spots">): void {
+  for (const s of r.spots) {
+    expect(s.lat).toBeGreaterThanOrEqual(r.bbox.south);
+    expect(s.lat).toBeLessThanOrEqual(r.bbox.north);
+    expect(s.lon).toBeGreaterThanOrEqual(r.bbox.west);
+    expect(s.lon).toBeLessThanOrEqual(r.bbox.east);
+  }
+}
+
+/** The messages of a pick's regulated-area caveats, joined: what the pick tells a diver of local rules. */
+export function regulatedAreaMessages(pick: { caveats: { code: string; message: string }[] }): string {
+  return pick.caveats
+    .filter((c) => c.code === "regulated_area")
+    .map((c) => c.message)
+    .join(" ");
+}
