@@ -117,7 +117,7 @@ const rotating = () => popular;
 console.log(`\n(c) Measured against the emulator: ${big.spots.length} spots, one UTC day (2026-11-21), refresh ticker every 5 emulated minutes:`);
 for (const [name, asked] of [["worst case, every region asked every hour", () => all], [`realistic, ${popular.length} of ${big.regions.length} regions asked every hour, the rest never`, rotating]] as const) {
   const m = await emulatedDay(big, asked);
-  console.log(`  ${name}: ${m.day} weighted calls in the UTC day (${pct(m.day / OPEN_METEO_FREE_LIMITS.perDay)}), ${m.requests} requests, busiest hour ${m.worstHour} calls, ${m.refused} refused (429)`);
+  console.log(`  ${name}: ${Math.round(m.day)} weighted calls in the UTC day (${pct(m.day / OPEN_METEO_FREE_LIMITS.perDay)}), ${m.requests} requests, busiest hour ${Math.round(m.worstHour)} calls, ${m.refused} refused (429)`);
   console.log(`    ${m.meta} metadata requests (not counted); governor ${m.governor.granted} granted / ${m.governor.refused} held back; answers by freshness ${JSON.stringify(m.freshness)}`);
 }
 

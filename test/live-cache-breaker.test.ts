@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { FixedClock, HOUR_MS } from "../src/clock.js";
 import { CircuitBreaker } from "../src/sources/breaker.js";
 import { UpstreamCache, type UpstreamCacheOptions } from "../src/sources/cache.js";
+import { decodeValue, encodeValue } from "../src/sources/shared.js";
 import { mergeInputs } from "../src/sources/composite.js";
 import { MemoryUpstreamBudget, UpstreamLane, windowReset } from "../src/sources/scheduler.js";
 import { emptyInputs, type HourlyInputs, type Origin } from "../src/sources/types.js";
@@ -160,6 +161,33 @@ describe("upstream cache", () => {
     expect(cache.stats().entries).toBe(10);
   });
 
+  it("counts an answer confirmed or held hour after hour once, so a budget that holds every group's download keeps them all", async () => {
+    // Three groups of 100 bytes in 350: each hour's confirmation (nothing newer upstream) and each
+    // refresh fetched ahead keeps the same answer for another period. Counted once per period, the
+    // copies would overflow the budget and evict current answers, and callers would download again.
+    const clock = new FixedClock("2026-11-21T00:00:00Z");
+    const cache = make(clock, { maxBytes: 350, refreshAheadMs: 10 * 60_000 });
+    const downloads: string[] = [];
+    const load = (g: string) => async () => {
+      downloads.push(g);
+      return g.padEnd(100, ".");
+    };
+    const nothingNewer = async () => false;
+    const groups = ["a", "b", "c"];
+    for (let h = 0; h < 12; h++) {
+      for (const g of groups) await cache.get(g, load(g), nothingNewer);
+      clock.advance(55 * 60_000);
+      await cache.refreshAhead();
+      for (const g of groups) await cache.get(g, load(g), nothingNewer);
+      clock.advance(5 * 60_000);
+      expect(cache.stats().bytes).toBeLessThanOrEqual(350);
+    }
+    expect(downloads).toEqual(groups);
+    // Asked in the new hour: one answer per group, the periods it replaced dropped.
+    for (const g of groups) await cache.get(g, load(g), nothingNewer);
+    expect(cache.stats()).toMatchObject({ groups: 3, entries: 3, bytes: 300 });
+  });
+
   it("fetches the next hour ahead for groups asked about recently, and only those", async () => {
     const clock = new FixedClock("2026-11-21T19:00:00Z");
     const cache = make(clock);
@@ -287,5 +315,24 @@ describe("upstream scheduler lane", () => {
     clock.set("2026-11-22T00:00:00Z");
     expect(l.paused()).toBe(false);
     expect(await l.blockedUntil(1)).toBe(0);
+  });
+});
+
+describe("answers written to Redis", () => {
+  it("read back as the same typed arrays, float32 bit for bit, NaN kept, dates and maps restored", () => {
+    // A cached Open-Meteo answer holds float32 series (converted units included), a Map and dates.
+    const swell = Float32Array.from([1.24, Number.NaN, 1.24 * 3.28084, 0.1 + 0.2, 245]);
+    const value = { points: [{ start: 0, hours: 5, values: { swell1_height_m: swell } }], at: new Date("2026-11-21T19:00:00Z"), m: new Map([["a", Float64Array.from([Math.PI, Number.NaN])]]) };
+    const back = decodeValue(encodeValue(value)) as typeof value;
+    const read = back.points[0]!.values.swell1_height_m;
+    expect(read).toBeInstanceOf(Float32Array);
+    expect([...new Uint32Array(read.buffer)]).toEqual([...new Uint32Array(swell.buffer)]);
+    expect(back.at).toEqual(value.at);
+    const m = back.m.get("a")!;
+    expect(m).toBeInstanceOf(Float64Array);
+    expect(m[0]).toBe(Math.PI);
+    expect(m[1]).toBeNaN();
+    // Nine significant digits, not seventeen: the float32 series stay short on the wire.
+    expect(encodeValue(value)).toContain("[1.24,null,4.0682416,");
   });
 });

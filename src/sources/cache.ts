@@ -33,6 +33,12 @@ export interface CacheEntry<V> {
   held?: boolean;
 }
 
+/** A group's answers, oldest period first, and their size with each distinct value counted once. */
+interface GroupAnswers<V> {
+  list: CacheEntry<V>[];
+  bytes: number;
+}
+
 export type Loader<V> = (ticket: Ticket) => Promise<V>;
 
 /**
@@ -87,8 +93,10 @@ export interface UpstreamCacheOptions<V> {
 
 export class UpstreamCache<V> {
   readonly #opts: UpstreamCacheOptions<V>;
-  // Keyed `${group}|${period}`: an answer fetched ahead for the next period stays invisible until then.
-  readonly #entries: LRUCache<string, CacheEntry<V>>;
+  // Per group, its answers by period (oldest first): the newest one the current period may see, and
+  // one fetched ahead for the next period, invisible until then. A confirmed or held answer is the
+  // previous download kept for a new period: the same value, counted once in the group's size.
+  readonly #entries: LRUCache<string, GroupAnswers<V>>;
   readonly #inflight = new Map<string, { promise: Promise<CacheEntry<V>>; ticket: Ticket }>();
   // Recently asked groups and how to load them, for refresh-ahead. Bounded like the entries.
   readonly #recent: LRUCache<string, { askedAt: number; load: Loader<V>; newer?: NewerCheck<V> }>;
@@ -97,13 +105,35 @@ export class UpstreamCache<V> {
 
   constructor(opts: UpstreamCacheOptions<V>) {
     this.#opts = opts;
-    this.#entries = new LRUCache({ maxSize: opts.maxBytes, sizeCalculation: (e) => Math.max(1, opts.sizeOf(e.value)) });
+    this.#entries = new LRUCache({ maxSize: opts.maxBytes, sizeCalculation: (g) => Math.max(1, g.bytes) });
     this.#recent = new LRUCache({ max: 4096 });
     this.#failedAt = new LRUCache({ max: 4096 });
   }
 
   #period(now: number): number {
     return Math.floor(now / this.#opts.periodMs) * this.#opts.periodMs;
+  }
+
+  /** The group's answer stored for exactly this period, if any (`touch`: counts as a use for the LRU). */
+  #at(group: string, period: number, touch = false): CacheEntry<V> | undefined {
+    const g = touch ? this.#entries.get(group) : this.#entries.peek(group);
+    return g?.list.find((e) => e.period === period);
+  }
+
+  /**
+   * Stores an answer for its period. Answers for periods before the newest one the current period
+   * sees are dropped: nothing reads them again (`latest` returns the newest), and a group's size
+   * stays one or two downloads however many hours it is confirmed or held.
+   */
+  #put(group: string, entry: CacheEntry<V>): CacheEntry<V> {
+    const current = this.#period(this.#opts.clock.now().getTime());
+    const list = [...(this.#entries.peek(group)?.list ?? []).filter((e) => e.period !== entry.period), entry].sort((a, b) => a.period - b.period);
+    const visible = list.findLast((e) => e.period <= current)?.period ?? Number.NEGATIVE_INFINITY;
+    const kept = list.filter((e) => e.period >= visible);
+    let bytes = 0;
+    for (const v of new Set(kept.map((e) => e.value))) bytes += this.#opts.sizeOf(v);
+    this.#entries.set(group, { list: kept, bytes });
+    return entry;
   }
 
   /**
@@ -115,8 +145,12 @@ export class UpstreamCache<V> {
     const now = this.#opts.clock.now().getTime();
     const period = this.#period(now);
     this.#recent.set(group, { askedAt: now, load, newer });
-    const have = this.#entries.get(`${group}|${period}`);
-    if (have) return have;
+    const have = this.#at(group, period, true);
+    if (have) {
+      // The first ask of a new period drops the answers it replaced.
+      if (this.#entries.peek(group)!.list[0] !== have) this.#put(group, have);
+      return have;
+    }
     try {
       return await this.#fetch(group, period, load, callerTicket(), newer);
     } catch (e) {
@@ -132,9 +166,7 @@ export class UpstreamCache<V> {
     if (!shared) return undefined;
     const found = await shared.latest<V>(this.#opts.name, group, period, this.#opts.periodMs, now - this.#opts.maxStaleMs);
     if (!found) return undefined;
-    const e = { ...found, checkedAt: found.fetchedAt };
-    this.#entries.set(`${group}|${e.period}`, e);
-    return e;
+    return this.#put(group, { ...found, checkedAt: found.fetchedAt });
   }
 
   /**
@@ -149,7 +181,7 @@ export class UpstreamCache<V> {
     const key = `${group}|${period}`;
     const failedAt = this.#failedAt.get(group);
     const resting = failedAt !== undefined && now - failedAt < (this.#opts.retryFailedAfterMs ?? this.#opts.periodMs);
-    if (!resting && !this.#entries.has(key) && !this.#inflight.has(key) && this.#opts.canCall()) {
+    if (!resting && !this.#at(group, period) && !this.#inflight.has(key) && this.#opts.canCall()) {
       this.#fetch(group, period, load, refreshTicket()).catch((err: unknown) => {
         this.#failedAt.set(group, this.#opts.clock.now().getTime());
         this.#opts.log.debug({ cache: this.#opts.name, group, err: (err as Error).message }, "background fetch failed; keeping the last answer");
@@ -162,11 +194,9 @@ export class UpstreamCache<V> {
   latest(group: string): CacheEntry<V> | undefined {
     const now = this.#opts.clock.now().getTime();
     const oldest = now - this.#opts.maxStaleMs;
-    for (let p = this.#period(now); p + this.#opts.periodMs > oldest; p -= this.#opts.periodMs) {
-      const e = this.#entries.peek(`${group}|${p}`);
-      if (e) return e.checkedAt.getTime() >= oldest ? e : undefined;
-    }
-    return undefined;
+    const period = this.#period(now);
+    const e = this.#entries.peek(group)?.list.findLast((x) => x.period <= period);
+    return e && e.period + this.#opts.periodMs > oldest && e.checkedAt.getTime() >= oldest ? e : undefined;
   }
 
   /**
@@ -175,7 +205,7 @@ export class UpstreamCache<V> {
    * stands.
    */
   revision(group: string): string | null {
-    const current = this.#entries.peek(`${group}|${this.#period(this.#opts.clock.now().getTime())}`);
+    const current = this.#at(group, this.#period(this.#opts.clock.now().getTime()));
     if (current) return revisionOf(current);
     if (this.#opts.canCall()) return null;
     const last = this.latest(group);
@@ -192,7 +222,7 @@ export class UpstreamCache<V> {
     if (next - now > this.#opts.refreshAheadMs || !this.#opts.canCall()) return 0;
     const jobs: Promise<unknown>[] = [];
     const due = [...this.#recent.entries()].filter(
-      ([group, { askedAt }]) => now - askedAt <= this.#opts.recentMs && !this.#entries.has(`${group}|${next}`) && next - now <= this.#leadOf(group),
+      ([group, { askedAt }]) => now - askedAt <= this.#opts.recentMs && !this.#at(group, next) && next - now <= this.#leadOf(group),
     );
     // The most recently asked are decided first: when the governor runs short, the regions asked
     // longest ago are the ones whose refresh is stretched.
@@ -229,10 +259,7 @@ export class UpstreamCache<V> {
       if (ticket.priority === "caller") pending.ticket.priority = "caller";
       return pending.promise;
     }
-    const store = (entry: CacheEntry<V>) => {
-      this.#entries.set(key, entry);
-      return entry;
-    };
+    const store = (entry: CacheEntry<V>) => this.#put(group, entry);
     const promise = this.#decide(group, period, load, ticket, newer, store).finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, { promise, ticket });
     return promise;
@@ -282,8 +309,10 @@ export class UpstreamCache<V> {
   }
 
   /** Entries held and their total size, for tests and the bounded-memory check. */
-  stats(): { entries: number; bytes: number; maxBytes: number } {
-    return { entries: this.#entries.size, bytes: this.#entries.calculatedSize, maxBytes: this.#opts.maxBytes };
+  stats(): { groups: number; entries: number; bytes: number; maxBytes: number } {
+    let entries = 0;
+    for (const g of this.#entries.values()) entries += g.list.length;
+    return { groups: this.#entries.size, entries, bytes: this.#entries.calculatedSize, maxBytes: this.#opts.maxBytes };
   }
 }
 

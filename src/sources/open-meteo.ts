@@ -148,7 +148,11 @@ export function hourlyVariables(endpoint: OpenMeteoEndpoint): string[] {
 export interface PointSeries {
   start: number;
   hours: number;
-  values: Partial<Record<InputField, Float64Array>>;
+  /**
+   * Single precision: Open-Meteo publishes one or two decimals, which a float32 keeps to seven
+   * significant digits, and a region's answer takes half the cache it would in doubles.
+   */
+  values: Partial<Record<InputField, Float32Array>>;
   /**
    * High and low waters read off the modelled sea level, for points of spots without a tide station;
    * null when the model has none there (e.g. outside its sea mask). Absent when not asked for.
@@ -289,7 +293,7 @@ function parseLocation(loc: unknown, endpoint: OpenMeteoEndpoint, notes: string[
       continue;
     }
     const [lo, hi] = VALID_RANGE[spec.kind];
-    const out = new Float64Array(hours).fill(Number.NaN);
+    const out = new Float32Array(hours).fill(Number.NaN);
     for (let i = 0; i < raw.length; i++) {
       const t = times[i]!;
       const v = raw[i];
@@ -356,7 +360,7 @@ function cleanSwell(values: PointSeries["values"], hours: number, notes: string[
   // Where the model gives a primary swell but no secondary/tertiary, there is no such train: say so
   // with a zero height, so a per-field fallback never grafts a seasonal train onto a live sea state.
   for (const [hf] of SWELL_TRAINS.slice(1)) {
-    const h = (values[hf] ??= new Float64Array(hours).fill(Number.NaN));
+    const h = (values[hf] ??= new Float32Array(hours).fill(Number.NaN));
     for (let i = 0; i < hours; i++) if (!Number.isNaN(primary[i]!) && Number.isNaN(h[i]!)) h[i] = 0;
   }
 }
@@ -494,7 +498,7 @@ export function seriesToInputs(series: PointSeries, origin: Origin, start: Date,
   const out = emptyInputs(start, hours);
   out.origins.push(origin);
   const shift = (start.getTime() - series.start) / HOUR_MS;
-  for (const [field, src] of Object.entries(series.values) as [InputField, Float64Array][]) {
+  for (const [field, src] of Object.entries(series.values) as [InputField, Float32Array][]) {
     const dst = out.values[field];
     const org = out.origin[field];
     for (let h = 0; h < hours; h++) {

@@ -160,15 +160,28 @@ export class Wakeups {
 
 // --- answers ------------------------------------------------------------------------------------
 
-/** JSON with the types upstream answers hold: Date, Map, Float64Array (NaN kept). */
+/**
+ * JSON with the types upstream answers hold: Date, Map, Float64Array and Float32Array (NaN kept; a
+ * float32 written with the fewest significant digits that read back to the same float32).
+ */
 export function encodeValue(value: unknown): string {
   return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
     const raw = this[key];
     if (raw instanceof Date) return { $d: raw.getTime() };
     if (v instanceof Map) return { $m: [...v.entries()] };
     if (v instanceof Float64Array) return { $f: Array.from(v, (x) => (Number.isFinite(x) ? x : null)) };
+    if (v instanceof Float32Array) return { $f4: Array.from(v, (x) => (Number.isFinite(x) ? shortestFloat32(x) : null)) };
     return v;
   });
+}
+
+/** The shortest decimal (at most nine significant digits) that reads back to float32 `x`. */
+function shortestFloat32(x: number): number {
+  for (let digits = 1; digits < 9; digits++) {
+    const d = Number(x.toPrecision(digits));
+    if (Math.fround(d) === x) return d;
+  }
+  return Number(x.toPrecision(9));
 }
 
 export function decodeValue(text: string): unknown {
@@ -178,6 +191,7 @@ export function decodeValue(text: string): unknown {
       if (typeof o.$d === "number" && Object.keys(o).length === 1) return new Date(o.$d);
       if (Array.isArray(o.$m) && Object.keys(o).length === 1) return new Map(o.$m as [unknown, unknown][]);
       if (Array.isArray(o.$f) && Object.keys(o).length === 1) return Float64Array.from(o.$f as (number | null)[], (x) => x ?? Number.NaN);
+      if (Array.isArray(o.$f4) && Object.keys(o).length === 1) return Float32Array.from(o.$f4 as (number | null)[], (x) => x ?? Number.NaN);
     }
     return v;
   });
