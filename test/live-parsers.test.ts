@@ -16,6 +16,8 @@ const H = 3_600_000;
 /** Query points near the fixtures' grid cell (21.25, -157.708). */
 const pts = (n: number) => Array.from({ length: n }, () => ({ lat: 21.25, lon: -157.7 }));
 const T0 = Date.parse("2026-11-21T00:00:00Z");
+/** What a series stores: single precision. */
+const single = (xs: number[]) => [...Float32Array.from(xs)];
 
 /** A marine answer for one point, as Open-Meteo writes it. */
 function marineLocation(over: Record<string, unknown> = {}, hourly: Record<string, unknown[]> = {}) {
@@ -58,15 +60,16 @@ describe("Open-Meteo answers", () => {
     const p = b.points[0]!;
     expect(p.start).toBe(T0);
     expect(p.hours).toBe(4);
-    expect([...p.values.swell1_height_m!]).toEqual([0.62, Number.NaN, 0.7, 0.71]);
-    expect([...p.values.water_temp_c!]).toEqual([26.9, 26.9, 26.8, Number.NaN]);
+    // Stored in single precision; read back at the published decimals (seriesToInputs, below).
+    expect([...p.values.swell1_height_m!]).toEqual(single([0.62, Number.NaN, 0.7, 0.71]));
+    expect([...p.values.water_temp_c!]).toEqual(single([26.9, 26.9, 26.8, Number.NaN]));
     expect(p.values.swell3_height_m).toBeDefined();
   });
 
   it("says a train is absent (zero height) where the primary swell is known and the secondary is not", () => {
     const p = parseOpenMeteo(marineLocation(), MARINE, pts(1)).points[0]!;
-    expect([...p.values.swell2_height_m!]).toEqual([0.3, 0.3, 0, 0]);
-    expect([...p.values.swell2_period_s!]).toEqual([7.5, 7.4, Number.NaN, Number.NaN]);
+    expect([...p.values.swell2_height_m!]).toEqual(single([0.3, 0.3, 0, 0]));
+    expect([...p.values.swell2_period_s!]).toEqual(single([7.5, 7.4, Number.NaN, Number.NaN]));
     // The tertiary train was not in the answer at all: absent wherever the primary is known.
     expect([...p.values.swell3_height_m!]).toEqual([0, Number.NaN, 0, 0]);
   });
@@ -121,7 +124,7 @@ describe("Open-Meteo answers", () => {
     const p = parseOpenMeteo(fc, FORECAST, [{ lat: 32.86, lon: -117.26 }]).points[0]!;
     expect([...p.values.wind_speed_kt!].map((v) => Math.round(v * 100) / 100)).toEqual([10, 20, Number.NaN]);
     // precipitation at 01:00 fell during 00:00–01:00, so it belongs to the hour starting 00:00.
-    expect([...p.values.precip_mm!]).toEqual([2.5, 0.4, Number.NaN]);
+    expect([...p.values.precip_mm!]).toEqual(single([2.5, 0.4, Number.NaN]));
     expect(p.values.wind_gust_kt![0]).toBeCloseTo(30, 6);
     // 101 % cloud is junk.
     expect([...p.values.cloud_pct!]).toEqual([40, 100, Number.NaN]);
@@ -135,7 +138,7 @@ describe("Open-Meteo answers", () => {
     const b = parseOpenMeteo(zero, MARINE, pts(1));
     expect(b.points[0]!.values.swell1_height_m).toBeUndefined();
     expect(b.points[0]!.values.swell2_height_m).toBeUndefined();
-    expect(b.points[0]!.values.water_temp_c![0]).toBe(26.9);
+    expect(b.points[0]!.values.water_temp_c![0]).toBe(Math.fround(26.9));
     expect(b.notes.join()).toMatch(/all-zero swell/);
   });
 

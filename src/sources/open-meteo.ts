@@ -493,6 +493,13 @@ export class OpenMeteoSource implements Source {
 }
 
 /** Copies a point's series onto the requested hour grid, matching hours by time. */
+/**
+ * A stored single-precision value back at the decimals it was published with: Open-Meteo publishes
+ * at most two (0.62 m is stored as 0.6200000048), and a threshold at 0.3 m must see 0.3, not
+ * 0.30000001. Four decimals keep converted units (feet, knots) to well under their last shown digit.
+ */
+const fromSingle = (v: number): number => Math.round(v * 1e4) / 1e4;
+
 export function seriesToInputs(series: PointSeries, origin: Origin, start: Date, end: Date): HourlyInputs {
   const hours = Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS));
   const out = emptyInputs(start, hours);
@@ -504,7 +511,7 @@ export function seriesToInputs(series: PointSeries, origin: Origin, start: Date,
     for (let h = 0; h < hours; h++) {
       const v = src[h + shift];
       if (v === undefined || Number.isNaN(v)) continue;
-      dst[h] = v;
+      dst[h] = fromSingle(v);
       org[h] = 0;
     }
   }
