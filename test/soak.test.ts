@@ -50,7 +50,10 @@ function mixedRequest(i: number, spots: readonly string[], dates: readonly strin
 
 describe("soak", () => {
   it("answers 3,000 mixed requests without a 5xx while memory stays flat", async () => {
-    const spots = svc.ctx.catalog.spots.map((s) => s.id);
+    // Every eighth spot (60 of 479, across the regions): the warm-up's 1,000 requests then touch every
+    // spot, day and kind of request the measured 2,000 repeat, so growth after it is a leak, not a
+    // cache still filling (every spot × day would take more requests than the soak sends).
+    const spots = svc.ctx.catalog.spots.filter((_, i) => i % 8 === 0).map((s) => s.id);
     const dates = ["2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27"];
     const run = async (from: number, count: number) => {
       const statuses = new Map<number, number>();
