@@ -43,6 +43,8 @@ export interface Policy {
 }
 
 const DAY_S = 86_400;
+/** Distinct lists of policy names kept looked up (the callers pass a handful of constant lists). */
+const POLICY_LISTS_KEPT = 64;
 const HOUR_S = 3600;
 /**
  * Fresh renders per IPv6 /48 per hour, as a multiple of the per-caller (/64) budget: generous for a
@@ -146,20 +148,31 @@ export class RateLimits {
     return this.#memory.size;
   }
 
+  // The callers' lists of policy names are constants: each one's policies are looked up once.
+  readonly #policyLists = new Map<readonly PolicyName[], Policy[]>();
+
   /** The policies a request is subject to (disabled caps are absent). */
   policies(names: readonly PolicyName[]): Policy[] {
-    return names.map((n) => this.#policies.get(n)).filter((p): p is Policy => p !== undefined);
+    let list = this.#policyLists.get(names);
+    if (!list) {
+      list = names.map((n) => this.#policies.get(n)).filter((p): p is Policy => p !== undefined);
+      if (this.#policyLists.size < POLICY_LISTS_KEPT) this.#policyLists.set(names, list);
+    }
+    return list;
   }
 
-  async #incr(p: Policy, callerId: string, by: number): Promise<Count> {
-    if (this.#redis) {
-      try {
-        return await redisIncr(this.#redis, `oc:rl:${p.name}:${callerId}`, p.windowS, by);
-      } catch {
-        // Redis unreachable: this instance's memory counts until it is back.
-      }
+  /** Without Redis, counted at once in memory (no promise to wait for). */
+  #incr(p: Policy, callerId: string, by: number): Promise<Count> | Count {
+    return this.#redis ? this.#redisOrMemoryIncr(this.#redis, p, callerId, by) : this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
+  }
+
+  async #redisOrMemoryIncr(redis: Redis, p: Policy, callerId: string, by: number): Promise<Count> {
+    try {
+      return await redisIncr(redis, `oc:rl:${p.name}:${callerId}`, p.windowS, by);
+    } catch {
+      // Redis unreachable: this instance's memory counts until it is back.
+      return this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
     }
-    return this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
   }
 
   async #get(p: Policy, callerId: string): Promise<Count> {
@@ -179,7 +192,8 @@ export class RateLimits {
     const states: PolicyState[] = [];
     for (const p of this.policies(names)) {
       const quota = ai ? p.aiQuota : p.quota;
-      const c = await this.#incr(p, callerId, 1);
+      const counted = this.#incr(p, callerId, 1);
+      const c = counted instanceof Promise ? await counted : counted;
       states.push(stateOf(p, quota, c));
       if (c.count > quota) {
         // A refused request does not use up budget it was not given.
