@@ -119,7 +119,8 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
       throw new ServiceError("method_not_allowed", `${req.method} is not supported here; use GET.`);
     }
     const question = questionOf(route, query);
-    const admission = await ctx.meter.admit(route.op, question.args, callerOf(ctx, req, res), true);
+    const caller = callerOf(ctx, req, res);
+    const admission = ctx.meter.admitAtOnce(route.op, caller) ?? (await ctx.meter.admit(route.op, question.args, caller, true));
     // A hit is answered in this turn; a miss (or a stale answer) is computed once for all who ask.
     let answer = ctx.answers.current(question.key);
     if (!answer) {

@@ -123,6 +123,9 @@ export function attachClientErrorHandler(server: Server, ctx: ServiceContext): v
 // socket under a symbol of its own: cheaper per request than a WeakMap entry.
 const UNANSWERED = Symbol("unanswered");
 type CountedSocket = Socket & { [UNANSWERED]?: number };
+// The socket a response was for (Node detaches it from the response before "close").
+const SOCKET = Symbol("socket");
+type AnsweredResponse = ServerResponse & { [SOCKET]?: CountedSocket };
 
 /** Idle keep-alive time while connections are over half the global cap (pressure). */
 export const PRESSURED_KEEP_ALIVE_MS = 2_000;
@@ -157,6 +160,13 @@ export function limitConnections(server: Server, caps: { max: number; perIp: num
     }
   };
   const overdrawn = (socket: Socket) => socket.writableLength > MAX_UNREAD_RESPONSE_BYTES;
+  // One listener for every response (a response closes once): no closure or once-wrapper per request.
+  function answered(this: AnsweredResponse) {
+    const socket = this[SOCKET]!;
+    socket[UNANSWERED] = (socket[UNANSWERED] ?? 1) - 1;
+    if (overdrawn(socket)) socket.destroy();
+    else if (!socket.destroyed && this.writableFinished) idle.add(socket);
+  }
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket as CountedSocket;
     idle.delete(socket);
@@ -168,11 +178,8 @@ export function limitConnections(server: Server, caps: { max: number; perIp: num
       socket.destroy();
       return;
     }
-    res.once("close", () => {
-      socket[UNANSWERED] = (socket[UNANSWERED] ?? 1) - 1;
-      if (overdrawn(socket)) socket.destroy();
-      else if (!socket.destroyed && res.writableFinished) idle.add(socket);
-    });
+    (res as AnsweredResponse)[SOCKET] = socket;
+    res.on("close", answered);
   });
   server.on("connection", (socket: Socket) => {
     const address = callerAddress(socket.remoteAddress ?? "unknown");

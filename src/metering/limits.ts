@@ -189,16 +189,32 @@ export class RateLimits {
 
   /** Counts one request against each policy; throws LimitExceeded naming the first that is out. */
   async consume(names: readonly PolicyName[], callerId: string, ai: boolean): Promise<PolicyState[]> {
+    const atOnce = this.consumeAtOnce(names, callerId, ai);
+    if (atOnce) return atOnce;
     const states: PolicyState[] = [];
     for (const p of this.policies(names)) {
-      const quota = ai ? p.aiQuota : p.quota;
-      const counted = this.#incr(p, callerId, 1);
-      const c = counted instanceof Promise ? await counted : counted;
-      states.push(stateOf(p, quota, c));
-      if (c.count > quota) {
+      const c = await this.#incr(p, callerId, 1);
+      if (over(p, ai, c, states)) {
         // A refused request does not use up budget it was not given.
         await this.#incr(p, callerId, -1);
-        throw new LimitExceeded(p.name, Math.max(1, Math.ceil(c.msLeft / 1000)), states);
+        throw exceeded(p, c, states);
+      }
+    }
+    return states;
+  }
+
+  /**
+   * `consume` decided in this turn when the counters are in this instance's memory (no Redis
+   * configured): the states, or throws LimitExceeded. Undefined with Redis (then `consume`).
+   */
+  consumeAtOnce(names: readonly PolicyName[], callerId: string, ai: boolean): PolicyState[] | undefined {
+    if (this.#redis) return undefined;
+    const states: PolicyState[] = [];
+    for (const p of this.policies(names)) {
+      const c = this.#memory.incr(callerId, p.name, p.windowS, 1, performance.now());
+      if (over(p, ai, c, states)) {
+        this.#memory.incr(callerId, p.name, p.windowS, -1, performance.now());
+        throw exceeded(p, c, states);
       }
     }
     return states;
@@ -251,6 +267,15 @@ export class RateLimits {
     this.#seen.get(key)?.delete(spot);
   }
 }
+
+/** Records a policy's state after a count in `states`; true when the count is past the caller's quota. */
+function over(p: Policy, ai: boolean, c: Count, states: PolicyState[]): boolean {
+  const quota = ai ? p.aiQuota : p.quota;
+  states.push(stateOf(p, quota, c));
+  return c.count > quota;
+}
+
+const exceeded = (p: Policy, c: Count, states: PolicyState[]) => new LimitExceeded(p.name, Math.max(1, Math.ceil(c.msLeft / 1000)), states);
 
 function stateOf(p: Policy, quota: number, c: Count): PolicyState {
   return { name: p.name, quota, windowS: p.windowS, remaining: Math.max(0, quota - c.count), resetS: Math.max(0, Math.ceil(c.msLeft / 1000)) };
