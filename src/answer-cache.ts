@@ -52,8 +52,11 @@ export interface CachedAnswer<T> {
 }
 
 export interface VersionSource {
-  /** Current version of a spot's forecast (null while a refresh is due: nothing is reused). */
-  versionOf(spotId: string): string | null;
+  /**
+   * Current version of a spot's forecast (null while a refresh is due: nothing is reused), for the
+   * hour given (the start of the current UTC hour in ms, when the caller has already read the clock).
+   */
+  versionOf(spotId: string, hour?: number): string | null;
 }
 
 /** A value as written in a key: never throws, whatever the value (an object with a `toString` member included). */
@@ -87,9 +90,25 @@ export class AnswerCache {
    */
   async get<T>(op: Operation, args: Record<string, unknown>, compute: (canonical: Record<string, unknown>) => Promise<T> | T): Promise<CachedAnswer<T>> {
     const canonical = canonicalArgs(args);
-    const key = AnswerCache.key(op, canonical);
+    return this.getCanonical(op, canonical, AnswerCache.key(op, canonical), compute);
+  }
+
+  /**
+   * The answer kept under `key` while it is still valid, else undefined; nothing is computed. Lets a
+   * caller that already has the key (see `get`) answer a hit without waiting a turn of the event loop.
+   */
+  current<T>(key: string): CachedAnswer<T> | undefined {
     const hit = this.#entries.get(key) as CachedAnswer<T> | undefined;
-    if (hit && this.#valid(hit)) return hit;
+    return hit && this.#valid(hit) ? hit : undefined;
+  }
+
+  /**
+   * `get` for arguments already in canonical form (`canonicalArgs`) with their `key`: callers that
+   * see the same question many times keep both rather than derive them on each call.
+   */
+  async getCanonical<T>(op: Operation, canonical: Record<string, unknown>, key: string, compute: (canonical: Record<string, unknown>) => Promise<T> | T): Promise<CachedAnswer<T>> {
+    const hit = this.current<T>(key);
+    if (hit) return hit;
     let pending = this.#inflight.get(key) as Promise<CachedAnswer<T>> | undefined;
     if (!pending) {
       pending = this.#compute(op, key, () => compute(canonical)).finally(() => this.#inflight.delete(key));
@@ -112,8 +131,10 @@ export class AnswerCache {
   }
 
   #valid(e: CachedAnswer<unknown>): boolean {
-    if (e.hour !== hourFloor(this.#clock.now()).getTime()) return false;
-    for (const [spot, version] of e.deps) if (version === null || this.#versions.versionOf(spot) !== version) return false;
+    // The clock is read once for every spot the answer depends on (16 for a Cape Peninsula decision).
+    const hour = hourFloor(this.#clock.now()).getTime();
+    if (e.hour !== hour) return false;
+    for (const [spot, version] of e.deps) if (version === null || this.#versions.versionOf(spot, hour) !== version) return false;
     return true;
   }
 

@@ -162,6 +162,43 @@ describe("answer cache validity", () => {
   });
 });
 
+describe("answers handed out without waiting (current)", () => {
+  const catalog = Catalog.load();
+  const region = catalog.regions.find((r) => r.spots.length > 2)!;
+
+  it("hands back a kept decision only while the hour and every spot's version are unchanged, reading the versions for the hour it checked", async () => {
+    const clock = new FixedClock("2026-11-21T19:10:00Z");
+    const versions = new Map<string, string>();
+    const asked: (number | undefined)[] = [];
+    const versionOf = (id: string, hour?: number) => {
+      asked.push(hour);
+      return versions.get(id) ?? "v0";
+    };
+    const cache = new AnswerCache(clock, { versionOf }, catalog);
+    let n = 0;
+    const compute = () => ({ coverage: { regions: [region.id] }, n: ++n });
+    const canonical = { activity: "snorkel", region: region.id };
+    const key = AnswerCache.key("recommendations", canonical);
+    expect(cache.current(key)).toBeUndefined();
+    const first = await cache.getCanonical("recommendations", canonical, key, compute);
+    expect(first.deps.size).toBe(region.spots.length);
+    asked.length = 0;
+    expect(cache.current(key)).toBe(first);
+    // Every spot read for the hour the check read from the clock, once.
+    expect(asked).toEqual(region.spots.map(() => Date.parse("2026-11-21T19:00:00Z")));
+    // One spot of the region moves on (its upstream answer changed): the decision is no longer handed out, and is computed again.
+    versions.set(region.spots[1]!.id, "v1");
+    expect(cache.current(key)).toBeUndefined();
+    const second = await cache.getCanonical("recommendations", canonical, key, compute);
+    expect(second).not.toBe(first);
+    expect(n).toBe(2);
+    expect(cache.current(key)).toBe(second);
+    // The hour turns: nothing of the last hour is current.
+    clock.advance(50 * 60_000);
+    expect(cache.current(key)).toBeUndefined();
+  });
+});
+
 describe("answer keys", () => {
   it("writes text as it is and any other value as JSON, so different objects never share an answer and no value can throw", () => {
     expect(AnswerCache.key("conditions", { spot: "hanauma-bay" })).toBe('conditions?[["spot","hanauma-bay"]]');

@@ -106,6 +106,29 @@ describe("one build per spot, hour and revision", () => {
     expect(source.calls).toHaveLength(2);
   });
 
+  it("gives the version of the hour it is asked for, and a new one as soon as the source's data moves on (no stale key kept)", async () => {
+    const { svc, source, clock } = service();
+    await svc.forecast(spot);
+    const hour = Math.floor(clock.now().getTime() / HOUR) * HOUR;
+    const v1 = svc.versionOf(spot.id);
+    expect(svc.versionOf(spot.id, hour)).toBe(v1);
+    // Another hour: another version, and back again (the key kept per spot follows the hour asked).
+    expect(svc.versionOf(spot.id, hour + HOUR)).not.toBe(v1);
+    expect(svc.versionOf(spot.id, hour)).toBe(v1);
+    // The source's data moves on: no version until it is built (the build of this hour read older
+    // data), then the new build's, never the key kept for r1.
+    source.rev = "r2";
+    expect(svc.versionOf(spot.id, hour)).toBeNull();
+    await svc.forecast(spot);
+    const v2 = svc.versionOf(spot.id, hour);
+    expect(v2).not.toBeNull();
+    expect(v2).not.toBe(v1);
+    source.rev = null;
+    expect(svc.versionOf(spot.id, hour)).toBeNull();
+    source.rev = "r2";
+    expect(svc.versionOf(spot.id, hour)).toBe(v2);
+  });
+
   it("keeps nothing while a refresh is due, and gives each spot its own build meanwhile", async () => {
     const { svc, source } = service();
     source.rev = null;

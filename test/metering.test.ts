@@ -144,6 +144,31 @@ describe("admission", () => {
     }
   });
 
+  it("decides at once only what needs no waiting, counting and refusing exactly as admit does", async () => {
+    const { meter: m } = meter({ RATE_LIMIT_DECISIONS_BURST: "2", RATE_LIMIT_DECISIONS_WINDOW_S: "3600" });
+    const c = caller(m);
+    // A keyless decision with in-memory counters: counted here, in one budget with admit.
+    const first = m.admitAtOnce("recommendations", c)!;
+    expect(first.headers.RateLimit).toMatch(/^"decisions-burst";r=1;t=\d+$/);
+    expect((await m.admit("best-day", { activity: "dive", spot: "sharks-cove" }, c)).headers.RateLimit).toMatch(/^"decisions-burst";r=0;t=\d+$/);
+    let refused: unknown;
+    try {
+      m.admitAtOnce("best-day", c);
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).toMatchObject({ code: "rate_limited", extra: { policy: "decisions-burst" } });
+    // The refusal used none of the budget: two calls counted, so one given back leaves room for one.
+    await m.limits.refund(["decisions-burst"], c.id);
+    expect((await m.limits.peek(["decisions-burst"], c.id, false))[0]!.remaining).toBe(1);
+    // Conditions mark a distinct spot, and a metered decision checks its key: only admit decides those.
+    expect(m.admitAtOnce("conditions", c)).toBeUndefined();
+    const metered = meter({ ...METERED }).meter;
+    expect(metered.admitAtOnce("recommendations", caller(metered, { key: LIVE }))).toBeUndefined();
+    expect(metered.admitAtOnce("spots", caller(metered))?.headers.RateLimit).toMatch(/^"facts-hour";r=\d+;t=\d+, "facts-day";r=\d+;t=\d+$/);
+    expect(m.admitAtOnce("conditions", LOCAL_CALLER)?.headers).toEqual({});
+  });
+
   it("words each refusal with the policy and the wait, in the problem's detail", async () => {
     const { meter: m } = meter({
       RATE_LIMIT_FACTS_PER_HOUR: "1",

@@ -41,6 +41,8 @@ export class ForecastService {
   readonly #cache: LRUCache<string, TimedForecast>;
   // The key of each spot's latest build (one per catalogue spot).
   readonly #builtKey = new Map<string, string>();
+  // The current key last computed for each spot (one per catalogue spot; see #currentKey).
+  readonly #lastKey = new Map<string, { hour: number; rev: string; key: string }>();
   readonly #inflight = new Map<string, Promise<TimedForecast>>();
   /** The hour of the forecasts held. */
   #hour = 0;
@@ -100,13 +102,30 @@ export class ForecastService {
    * while a refresh is due, and while this hour's latest build read older data than the source now
    * has (an answer arrived during the build): answers computed now are then not kept.
    */
-  versionOf(spotId: string): string | null {
+  versionOf(spotId: string, hour: number = hourFloor(this.#deps.clock.now()).getTime()): string | null {
     const spot = this.#catalog.spot(spotId);
-    const key = spot ? this.#key(spot, hourFloor(this.#deps.clock.now())) : null;
+    const key = spot ? this.#currentKey(spot, hour) : null;
     if (key === null) return null;
     const built = this.#builtKey.get(spotId);
+    // The usual case, checked first: the spot's latest build is the current version.
+    if (built === key) return key;
     const builtThisHour = built !== undefined && built.slice(0, built.lastIndexOf("|")) === key.slice(0, key.lastIndexOf("|"));
-    return builtThisHour && built !== key && !this.#cache.has(key) ? null : key;
+    return builtThisHour && !this.#cache.has(key) ? null : key;
+  }
+
+  /**
+   * `#key` for the hour given, the string kept per spot while the hour and the source's revision
+   * stay the same: an answer's validity check reads every spot it covers on each request, and
+   * compares these by identity instead of building a new string each time.
+   */
+  #currentKey(spot: Spot, hour: number): string | null {
+    const rev = this.#revision(spot);
+    if (rev === null) return null;
+    const last = this.#lastKey.get(spot.id);
+    if (last !== undefined && last.hour === hour && last.rev === rev) return last.key;
+    const key = `${spot.id}|${hour}|${rev}`;
+    this.#lastKey.set(spot.id, { hour, rev, key });
+    return key;
   }
 
   /** Forecasts of an earlier hour can never be served again: dropped at once, not when evicted. */

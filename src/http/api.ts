@@ -4,6 +4,8 @@
 // cache with an ETag (If-None-Match → 304), and a keyed call's allotment, taken at admission, is given back if the answer fails.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
+import { LRUCache } from "lru-cache";
+import { AnswerCache, canonicalArgs } from "../answer-cache.js";
 import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { openApiDocument } from "./openapi.js";
@@ -16,7 +18,7 @@ import { recommendSpot } from "../../tools/recommend-spot.js";
 import { bestDay } from "../../tools/best-day.js";
 import { etagMatches, secondsUntilRefresh } from "./caching.js";
 import { sendProblem } from "./problem.js";
-import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "./request-state.js";
+import { applyCommonHeaders, callerOf, headerList, writeHeadAll } from "./request-state.js";
 
 type Args = Record<string, string | string[] | undefined>;
 
@@ -53,9 +55,52 @@ function documentedOnly(route: ApiRoute, args: Args): Args {
   return out;
 }
 
+/** A query string as the meter and the answer cache read it, derived once per spelling. */
+interface Question {
+  /** Every parameter given (the meter sees them all); frozen, as it is shared. */
+  args: Args;
+  /** The documented ones in canonical form, and the answer cache's key for them. */
+  canonical: Record<string, unknown>;
+  key: string;
+}
+
+/** Bound of the questions kept, counted in bytes (a query string is at most MAX_QUERY_BYTES). */
+export const QUESTION_CACHE_BYTES = 256 * 1024;
+const questions = new LRUCache<string, Question>({ maxSize: QUESTION_CACHE_BYTES, sizeCalculation: (_q, key) => key.length * 4 + 256 });
+
+const frozen = <T extends object>(o: T): T => {
+  for (const v of Object.values(o)) if (Array.isArray(v)) Object.freeze(v);
+  return Object.freeze(o);
+};
+
+/** The question a query string asks of an operation: the same string, the same (shared) question. */
+function questionOf(route: ApiRoute, query: string): Question {
+  const id = `${route.op}?${query}`;
+  let q = questions.get(id);
+  if (!q) {
+    const args = frozen(parseQuery(query) as Args);
+    const canonical = frozen(canonicalArgs(documentedOnly(route, args)));
+    q = { args, canonical, key: AnswerCache.key(route.op, canonical) };
+    questions.set(id, q);
+  }
+  return q;
+}
+
+/** `Cache-Control` of an API answer: changes once a second (max-age counts down to the refresh). */
+let lastCacheControl = { seconds: -1, metered: false, value: "" };
+function cacheControlOf(ctx: ServiceContext): string {
+  const seconds = secondsUntilRefresh(ctx.clock.now());
+  // Answers are the same for every caller, but in metered mode a shared cache must not hand a
+  // keyed answer to callers who were never admitted: then only the caller's own cache may keep it.
+  const metered = ctx.config.auth.mode === "metered";
+  if (lastCacheControl.seconds !== seconds || lastCacheControl.metered !== metered) {
+    lastCacheControl = { seconds, metered, value: `${metered ? "private" : "public"}, max-age=${seconds}` };
+  }
+  return lastCacheControl.value;
+}
+
 export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
-  const state = requestState(res);
-  if (state) state.route = req.url!.slice(0, req.url!.length - (query ? query.length + 1 : 0));
+  // The request log names the route by the path the prelude read (the URL without its query).
   if (req.method === "OPTIONS") {
     writeHeadAll(res, 204, [
       "Access-Control-Allow-Methods",
@@ -73,35 +118,34 @@ export async function serveApi(ctx: ServiceContext, route: ApiRoute, req: Incomi
       res.setHeader("Allow", "GET, OPTIONS");
       throw new ServiceError("method_not_allowed", `${req.method} is not supported here; use GET.`);
     }
-    const args = parseQuery(query) as Args;
-    const admission = await ctx.meter.admit(route.op, args, callerOf(ctx, req, res), true);
-    let answer;
-    try {
-      answer = await ctx.answers.get(route.op, documentedOnly(route, args), (a) => route.run(a as Args, ctx));
-    } catch (e) {
-      await admission.refund();
-      throw e;
+    const question = questionOf(route, query);
+    const caller = callerOf(ctx, req, res);
+    const admission = ctx.meter.admitAtOnce(route.op, caller) ?? (await ctx.meter.admit(route.op, question.args, caller, true));
+    // A hit is answered in this turn; a miss (or a stale answer) is computed once for all who ask.
+    let answer = ctx.answers.current(question.key);
+    if (!answer) {
+      try {
+        answer = await ctx.answers.getCanonical(route.op, question.canonical, question.key, (a) => route.run(a as Args, ctx));
+      } catch (e) {
+        await admission.refund();
+        throw e;
+      }
     }
-    // Answers are the same for every caller, but in metered mode a shared cache must not hand a
-    // keyed answer to callers who were never admitted: then only the caller's own cache may keep it.
-    const headers = [
-      "ETag",
-      answer.etag,
-      "Cache-Control",
-      `${ctx.config.auth.mode === "metered" ? "private" : "public"}, max-age=${secondsUntilRefresh(ctx.clock.now())}`,
-      ...Object.entries(admission.headers).flat(),
-    ];
+    const headers = headerList(res);
+    headers.push("ETag", answer.etag, "Cache-Control", cacheControlOf(ctx));
+    const limits = admission.headers;
+    for (const name in limits) headers.push(name, limits[name]!);
     if (etagMatches(req.headers["if-none-match"], answer.etag)) {
-      writeHeadAll(res, 304, headers);
+      res.writeHead(304, headers);
       res.end();
     } else {
       headers.push("Content-Type", "application/json; charset=utf-8", "Content-Length", String(answer.body.length));
-      writeHeadAll(res, 200, headers);
+      res.writeHead(200, headers);
       res.end(req.method === "HEAD" ? undefined : answer.body);
     }
   } catch (e) {
     const { error, unexpected } = asServiceError(e);
-    if (unexpected) ctx.log.error({ err: e, route: state?.route }, "unhandled error");
+    if (unexpected) ctx.log.error({ err: e, route: req.url!.slice(0, req.url!.length - (query ? query.length + 1 : 0)) }, "unhandled error");
     if (!res.headersSent) {
       applyCommonHeaders(res);
       sendProblem(res, error, ctx.links.base, ctx.source);

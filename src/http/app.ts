@@ -46,7 +46,7 @@ export function createApp(ctx: ServiceContext): RequestListener {
     const incoming = req.headers["x-request-id"];
     const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     // /mcp checks Origin itself and is not a cross-origin GET API.
-    setRequestState(res, { id, headers: ["X-Request-Id", id, ...(path === MCP_PATH ? common : withCors)] });
+    setRequestState(res, { id, headers: path === MCP_PATH ? common : withCors });
     if (logRequests) {
       const started = performance.now();
       res.on("finish", () => {

@@ -43,6 +43,8 @@ export interface Policy {
 }
 
 const DAY_S = 86_400;
+/** Distinct lists of policy names kept looked up (the callers pass a handful of constant lists). */
+const POLICY_LISTS_KEPT = 64;
 const HOUR_S = 3600;
 /**
  * Fresh renders per IPv6 /48 per hour, as a multiple of the per-caller (/64) budget: generous for a
@@ -146,20 +148,31 @@ export class RateLimits {
     return this.#memory.size;
   }
 
+  // The callers' lists of policy names are constants: each one's policies are looked up once.
+  readonly #policyLists = new Map<readonly PolicyName[], Policy[]>();
+
   /** The policies a request is subject to (disabled caps are absent). */
   policies(names: readonly PolicyName[]): Policy[] {
-    return names.map((n) => this.#policies.get(n)).filter((p): p is Policy => p !== undefined);
+    let list = this.#policyLists.get(names);
+    if (!list) {
+      list = names.map((n) => this.#policies.get(n)).filter((p): p is Policy => p !== undefined);
+      if (this.#policyLists.size < POLICY_LISTS_KEPT) this.#policyLists.set(names, list);
+    }
+    return list;
   }
 
-  async #incr(p: Policy, callerId: string, by: number): Promise<Count> {
-    if (this.#redis) {
-      try {
-        return await redisIncr(this.#redis, `oc:rl:${p.name}:${callerId}`, p.windowS, by);
-      } catch {
-        // Redis unreachable: this instance's memory counts until it is back.
-      }
+  /** Without Redis, counted at once in memory (no promise to wait for). */
+  #incr(p: Policy, callerId: string, by: number): Promise<Count> | Count {
+    return this.#redis ? this.#redisOrMemoryIncr(this.#redis, p, callerId, by) : this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
+  }
+
+  async #redisOrMemoryIncr(redis: Redis, p: Policy, callerId: string, by: number): Promise<Count> {
+    try {
+      return await redisIncr(redis, `oc:rl:${p.name}:${callerId}`, p.windowS, by);
+    } catch {
+      // Redis unreachable: this instance's memory counts until it is back.
+      return this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
     }
-    return this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
   }
 
   async #get(p: Policy, callerId: string): Promise<Count> {
@@ -176,15 +189,32 @@ export class RateLimits {
 
   /** Counts one request against each policy; throws LimitExceeded naming the first that is out. */
   async consume(names: readonly PolicyName[], callerId: string, ai: boolean): Promise<PolicyState[]> {
+    const atOnce = this.consumeAtOnce(names, callerId, ai);
+    if (atOnce) return atOnce;
     const states: PolicyState[] = [];
     for (const p of this.policies(names)) {
-      const quota = ai ? p.aiQuota : p.quota;
       const c = await this.#incr(p, callerId, 1);
-      states.push(stateOf(p, quota, c));
-      if (c.count > quota) {
+      if (over(p, ai, c, states)) {
         // A refused request does not use up budget it was not given.
         await this.#incr(p, callerId, -1);
-        throw new LimitExceeded(p.name, Math.max(1, Math.ceil(c.msLeft / 1000)), states);
+        throw exceeded(p, c, states);
+      }
+    }
+    return states;
+  }
+
+  /**
+   * `consume` decided in this turn when the counters are in this instance's memory (no Redis
+   * configured): the states, or throws LimitExceeded. Undefined with Redis (then `consume`).
+   */
+  consumeAtOnce(names: readonly PolicyName[], callerId: string, ai: boolean): PolicyState[] | undefined {
+    if (this.#redis) return undefined;
+    const states: PolicyState[] = [];
+    for (const p of this.policies(names)) {
+      const c = this.#memory.incr(callerId, p.name, p.windowS, 1, performance.now());
+      if (over(p, ai, c, states)) {
+        this.#memory.incr(callerId, p.name, p.windowS, -1, performance.now());
+        throw exceeded(p, c, states);
       }
     }
     return states;
@@ -237,6 +267,15 @@ export class RateLimits {
     this.#seen.get(key)?.delete(spot);
   }
 }
+
+/** Records a policy's state after a count in `states`; true when the count is past the caller's quota. */
+function over(p: Policy, ai: boolean, c: Count, states: PolicyState[]): boolean {
+  const quota = ai ? p.aiQuota : p.quota;
+  states.push(stateOf(p, quota, c));
+  return c.count > quota;
+}
+
+const exceeded = (p: Policy, c: Count, states: PolicyState[]) => new LimitExceeded(p.name, Math.max(1, Math.ceil(c.msLeft / 1000)), states);
 
 function stateOf(p: Policy, quota: number, c: Count): PolicyState {
   return { name: p.name, quota, windowS: p.windowS, remaining: Math.max(0, quota - c.count), resetS: Math.max(0, Math.ceil(c.msLeft / 1000)) };

@@ -123,7 +123,8 @@ export class Meter {
   }
 
   async admit(op: Operation, args: Record<string, Raw>, caller: Caller, viaUrl = false): Promise<Admission> {
-    if (caller.local) return { headers: {}, refund: NO_REFUND };
+    const atOnce = this.admitAtOnce(op, caller);
+    if (atOnce) return atOnce;
     if (this.metered && isDecision(op)) await this.#checkKey(caller, args, viaUrl);
     const ai = caller.aiFetcher !== null;
     let states;
@@ -156,6 +157,24 @@ export class Meter {
       };
     }
     return { headers: rateLimitHeaders(states), refund: NO_REFUND };
+  }
+
+  /**
+   * `admit` decided in this turn, where nothing needs waiting for: a local caller, or a call that
+   * only counts against the caller's rate limits while they are kept in this instance's memory (no
+   * key to check, no distinct spot to mark, no Redis). Throws the refusal `admit` would reject
+   * with; undefined when only `admit` can decide.
+   */
+  admitAtOnce(op: Operation, caller: Caller): Admission | undefined {
+    if (caller.local) return { headers: {}, refund: NO_REFUND };
+    if (op === "conditions" || (this.metered && isDecision(op))) return undefined;
+    let states;
+    try {
+      states = this.limits.consumeAtOnce(POLICIES[op], caller.id, caller.aiFetcher !== null);
+    } catch (e) {
+      throw this.#refusal(e);
+    }
+    return states && { headers: rateLimitHeaders(states), refund: NO_REFUND };
   }
 
   /**
