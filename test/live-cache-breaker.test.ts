@@ -150,15 +150,22 @@ describe("upstream cache", () => {
     await expect(cache.get("g", async () => Promise.reject(new Error("down")))).rejects.toThrow("down");
   });
 
-  it("stays within its byte budget however many groups and hours pass", async () => {
+  it("stays within its byte budget however many groups and hours pass, and tells the operator once an hour that it is too small", async () => {
     const clock = new FixedClock("2026-11-21T00:00:00Z");
-    const cache = make(clock, { maxBytes: 1000 });
+    const { log, lines } = capture();
+    const cache = make(clock, { maxBytes: 1000, log });
     for (let h = 0; h < 48; h++) {
       for (let g = 0; g < 40; g++) await cache.get(`group-${g}`, async () => "x".repeat(100));
       clock.advance(HOUR_MS);
       expect(cache.stats().bytes).toBeLessThanOrEqual(1000);
     }
     expect(cache.stats().entries).toBe(10);
+    expect(cache.stats().evictions).toBeGreaterThan(48 * 30 - 1);
+    // Forty groups asked every hour in room for ten: recently asked answers are evicted and downloaded
+    // again, which is worth a warning, but one an hour, not one per eviction.
+    const warnings = lines.filter((l) => String(l.msg).startsWith("upstream cache full"));
+    expect(warnings).toHaveLength(48);
+    expect(warnings[0]).toMatchObject({ level: 40, cache: "t", maxBytes: 1000 });
   });
 
   it("counts an answer confirmed or held hour after hour once, so a budget that holds every group's download keeps them all", async () => {
@@ -183,6 +190,7 @@ describe("upstream cache", () => {
       expect(cache.stats().bytes).toBeLessThanOrEqual(350);
     }
     expect(downloads).toEqual(groups);
+    expect(cache.stats().evictions).toBe(0);
     // Asked in the new hour: one answer per group, the periods it replaced dropped.
     for (const g of groups) await cache.get(g, load(g), nothingNewer);
     expect(cache.stats()).toMatchObject({ groups: 3, entries: 3, bytes: 300 });

@@ -160,6 +160,7 @@ describe("a day of hourly refreshes on the injected clock", () => {
     for (const name of ["open-meteo-marine", "open-meteo-forecast"] as const) {
       const stats = r.svc.ctx.upstreams!.caches[name].stats();
       expect(stats.groups).toBe(day.regions.length);
+      expect(stats.evictions, name).toBe(0);
       expect(2 * stats.bytes, name).toBeLessThanOrEqual(stats.maxBytes);
     }
   });

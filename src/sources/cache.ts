@@ -102,12 +102,37 @@ export class UpstreamCache<V> {
   readonly #recent: LRUCache<string, { askedAt: number; load: Loader<V>; newer?: NewerCheck<V> }>;
   // When a background fetch last failed, per group: a failing upstream is not asked on every request.
   readonly #failedAt: LRUCache<string, number>;
+  #evictions = 0;
+  #warnedAt = Number.NEGATIVE_INFINITY;
 
   constructor(opts: UpstreamCacheOptions<V>) {
     this.#opts = opts;
-    this.#entries = new LRUCache({ maxSize: opts.maxBytes, sizeCalculation: (g) => Math.max(1, g.bytes) });
+    this.#entries = new LRUCache({
+      maxSize: opts.maxBytes,
+      sizeCalculation: (g) => Math.max(1, g.bytes),
+      dispose: (_g, group, reason) => {
+        if (reason === "evict") this.#evicted(group);
+      },
+    });
     this.#recent = new LRUCache({ max: 4096 });
     this.#failedAt = new LRUCache({ max: 4096 });
+  }
+
+  /**
+   * A group pushed out by the byte bound. When it was asked about recently, its callers will download
+   * it again (a caller with no answer at hand is owed one): the cache is too small for the traffic,
+   * and the operator is told, at most once an hour (docs/operations.md, UPSTREAM_CACHE_MB).
+   */
+  #evicted(group: string): void {
+    this.#evictions++;
+    const now = this.#opts.clock.now().getTime();
+    const asked = this.#recent.peek(group)?.askedAt;
+    if (asked === undefined || now - asked > this.#opts.recentMs || now - this.#warnedAt < 3_600_000) return;
+    this.#warnedAt = now;
+    this.#opts.log.warn(
+      { cache: this.#opts.name, group, maxBytes: this.#opts.maxBytes },
+      "upstream cache full: a recently asked answer was evicted and will be downloaded again; raise UPSTREAM_CACHE_MB",
+    );
   }
 
   #period(now: number): number {
@@ -309,10 +334,10 @@ export class UpstreamCache<V> {
   }
 
   /** Entries held and their total size, for tests and the bounded-memory check. */
-  stats(): { groups: number; entries: number; bytes: number; maxBytes: number } {
+  stats(): { groups: number; entries: number; bytes: number; maxBytes: number; evictions: number } {
     let entries = 0;
     for (const g of this.#entries.values()) entries += g.list.length;
-    return { groups: this.#entries.size, entries, bytes: this.#entries.calculatedSize, maxBytes: this.#opts.maxBytes };
+    return { groups: this.#entries.size, entries, bytes: this.#entries.calculatedSize, maxBytes: this.#opts.maxBytes, evictions: this.#evictions };
   }
 }
 
