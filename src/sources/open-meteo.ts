@@ -11,7 +11,7 @@ import { ShapeError, type UpstreamClient } from "./http.js";
 import type { ModelRunWatch } from "./model-runs.js";
 import type { Ticket } from "./scheduler.js";
 import { MODELLED_TIDE_CREDIT, MODELLED_TIDE_ID, modelledTide, SEA_LEVEL_VARIABLE, type ModelledTide } from "./tide-model.js";
-import { emptyInputs, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source, type TideSeries } from "./types.js";
+import { emptyInputs, fromSingle, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type Source, type TideSeries } from "./types.js";
 
 export const OPEN_METEO_CREDIT: DataCredit = {
   provider: "Open-Meteo",
@@ -493,13 +493,6 @@ export class OpenMeteoSource implements Source {
 }
 
 /** Copies a point's series onto the requested hour grid, matching hours by time. */
-/**
- * A stored single-precision value back at the decimals it was published with: Open-Meteo publishes
- * at most two (0.62 m is stored as 0.6200000048), and a threshold at 0.3 m must see 0.3, not
- * 0.30000001. Four decimals keep converted units (feet, knots) to well under their last shown digit.
- */
-const fromSingle = (v: number): number => Math.round(v * 1e4) / 1e4;
-
 export function seriesToInputs(series: PointSeries, origin: Origin, start: Date, end: Date): HourlyInputs {
   const hours = Math.max(0, Math.round((end.getTime() - start.getTime()) / HOUR_MS));
   const out = emptyInputs(start, hours);

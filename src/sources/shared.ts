@@ -25,6 +25,7 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { UpstreamError, type UpstreamFailure } from "./http.js";
+import { fromSingle } from "./types.js";
 import { MemoryUpstreamBudget, windowReset, type QuotaWindow, type QuotaWindowId, type SlotHandle, type UpstreamBudget } from "./scheduler.js";
 
 /** How often an instance waiting on another's lease (or on a shared slot) looks again. */
@@ -162,7 +163,7 @@ export class Wakeups {
 
 /**
  * JSON with the types upstream answers hold: Date, Map, Float64Array and Float32Array (NaN kept; a
- * float32 written with the fewest significant digits that read back to the same float32).
+ * float32 written at the decimals it is read with, `fromSingle`).
  */
 export function encodeValue(value: unknown): string {
   return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
@@ -170,18 +171,9 @@ export function encodeValue(value: unknown): string {
     if (raw instanceof Date) return { $d: raw.getTime() };
     if (v instanceof Map) return { $m: [...v.entries()] };
     if (v instanceof Float64Array) return { $f: Array.from(v, (x) => (Number.isFinite(x) ? x : null)) };
-    if (v instanceof Float32Array) return { $f4: Array.from(v, (x) => (Number.isFinite(x) ? shortestFloat32(x) : null)) };
+    if (v instanceof Float32Array) return { $f4: Array.from(v, (x) => (Number.isFinite(x) ? fromSingle(x) : null)) };
     return v;
   });
-}
-
-/** The shortest decimal (at most nine significant digits) that reads back to float32 `x`. */
-function shortestFloat32(x: number): number {
-  for (let digits = 1; digits < 9; digits++) {
-    const d = Number(x.toPrecision(digits));
-    if (Math.fround(d) === x) return d;
-  }
-  return Number(x.toPrecision(9));
 }
 
 export function decodeValue(text: string): unknown {

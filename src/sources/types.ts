@@ -127,3 +127,11 @@ export interface TideSource {
   /** High/low waters at the spot's station for [start, end]. Null when the spot has no usable station. */
   extremes(spot: Spot, start: Date, end: Date): Promise<TideSeries | null>;
 }
+
+/**
+ * A stored single-precision value back at the decimals it was published with: Open-Meteo publishes
+ * at most two (0.62 m is stored as 0.6200000048), and a threshold at 0.3 m must see 0.3, not
+ * 0.30000001. Four decimals keep converted units (feet, knots) well under their last shown digit.
+ * The one rule for reading a stored float32: the forecast's inputs and the answers written to Redis.
+ */
+export const fromSingle = (v: number): number => Math.round(v * 1e4) / 1e4;
