@@ -6,6 +6,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service.js";
 import { connectClient, RAW_META, rawHeaders } from "./helpers/mcp.js";
+import { idSpan } from "../src/mcp/replay.js";
 
 const META = RAW_META;
 const HEADERS = rawHeaders("tools/call", "get_conditions");
@@ -100,6 +101,47 @@ describe("replayed tool calls", () => {
     expect(refused.result.structuredContent.error?.code).toBe("rate_limited");
     // REST shares the budget: the same caller is refused there too.
     expect((await svc.get("/api/v1/conditions?spot=electric-beach")).status).toBe(429);
+  });
+});
+
+describe("a repeated call recognised by its bytes", () => {
+  const params = `"params":${JSON.stringify({ name: "get_conditions", arguments: { spot: "electric-beach", from: "2026-11-24" }, _meta: META })}`;
+  const idOf = (text: string) => (JSON.parse(text) as { id: unknown }).id;
+
+  it("finds the one top-level id, wherever it is written, and nothing else", () => {
+    const span = (text: string) => {
+      const s = idSpan(Buffer.from(text));
+      return s && text.slice(s[0], s[1]);
+    };
+    expect(span('{"jsonrpc":"2.0","id":7,"method":"x"}')).toBe("7");
+    expect(span('{ "method" : "id" , "id" :  "abc" }')).toBe('"abc"');
+    expect(span('{"params":{"id":1},"method":"id"}')).toBeNull(); // nested, and a value "id"
+    expect(span('{"id":1,"id":2}')).toBeNull(); // two: the parser decides which counts
+    expect(span('{"a":"\\"id\\":3"}')).toBeNull(); // inside a string
+    expect(span('[{"id":1}]')).toBeNull();
+    expect(span('{"id":{"x":1}}')).toBe('{"x":1}'); // found, but not an id a replay stands in for
+  });
+
+  it("replays a call written id-last with spaces, with the caller's new id", async () => {
+    const text = (id: number) => `{ "jsonrpc": "2.0", "method": "tools/call", ${params}, "id" : ${id} }`;
+    const first = await post(31, HEADERS, text(31), legacySvc);
+    expect(first.res.status).toBe(200);
+    const again = await post(32, HEADERS, text(32), legacySvc);
+    expect(again.replayed).toBe(true);
+    expect(idOf(again.text)).toBe(32);
+  });
+
+  it("answers with the id the parser reads when a body names two", async () => {
+    // A duplicate written plainly, and one written with an escape that a byte scan does not see
+    // as "id": either way JSON.parse (and so the SDK) takes the last, and so must a replay.
+    const plain = (a: number, b: number) => `{"jsonrpc":"2.0","id":${a},"method":"tools/call",${params},"id":${b}}`;
+    const escaped = (a: number, b: number) => `{"jsonrpc":"2.0","id":${a},"method":"tools/call",${params},"\\u0069d":${b}}`;
+    for (const [a, b] of [[41, 42], [43, 44]] as const) expect(idOf((await post(b, HEADERS, plain(a, b), legacySvc)).text)).toBe(b);
+    for (const a of [51, 52, 53]) {
+      const answer = await post(a, HEADERS, escaped(a, 50), legacySvc);
+      expect(answer.res.status).toBe(200);
+      expect(idOf(answer.text)).toBe(50);
+    }
   });
 });
 

@@ -11,9 +11,9 @@ import { Readable } from "node:stream";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ServiceContext } from "../context.js";
-import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "../http/request-state.js";
+import { applyCommonHeaders, callerOf, headerList, requestState } from "../http/request-state.js";
 import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../limits.js";
-import { ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
+import { knownCall, ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
 import { createMcpServerFactory, type CallRecord } from "./server.js";
 import type { Source } from "../attribution.js";
 import { MCP_PROTOCOL_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION } from "./versions.js";
@@ -224,13 +224,26 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
   };
   const node = toNodeHandler(keeping, { onerror: (err) => ctx.log.error({ err }, "mcp adapter error"), maxRequestBodySize: MCP_MAX_BODY_BYTES });
 
+  // Host and Origin pairs that passed the DNS-rebinding checks (each check parses a URL), a few
+  // kept: clients send the same pair on every call.
+  const passed = new Set<string>();
+  const guardRefusal = (host: string | undefined, origin: string | undefined): string | null => {
+    const pair = `${host ?? "\u0000"}\n${origin ?? "\u0000"}`;
+    if (passed.has(pair)) return null;
+    const failed = [validateHostHeader(host, ctx.config.mcpAllowedHosts), validateOriginHeader(origin, ctx.config.mcpAllowedOrigins)].find((v) => !v.ok);
+    if (failed && !failed.ok) return failed.message;
+    if (passed.size >= 64) passed.clear();
+    passed.add(pair);
+    return null;
+  };
+
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     // Replays write every header at once; everything else is built header by header.
-    const guard = [validateHostHeader(req.headers.host, ctx.config.mcpAllowedHosts), validateOriginHeader(req.headers.origin, ctx.config.mcpAllowedOrigins)].find((v) => !v.ok);
-    if (guard && !guard.ok) {
+    const guard = guardRefusal(req.headers.host, req.headers.origin);
+    if (guard) {
       applyCommonHeaders(res);
       res.writeHead(403, { "Content-Type": "application/json" });
-      res.end(jsonRpcError(ctx.source, -32000, guard.message));
+      res.end(jsonRpcError(ctx.source, -32000, guard));
       return;
     }
     if (req.method !== "POST") {
@@ -249,43 +262,56 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       res.end(jsonRpcError(ctx.source, -32000, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY_BYTES} bytes`));
       return;
     }
-    if (!over && tooDeep(chunks, MCP_MAX_JSON_DEPTH)) {
-      applyCommonHeaders(res);
-      res.writeHead(400, { "Content-Type": "application/json" });
-      res.end(jsonRpcError(ctx.source, -32600, `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels`));
-      return;
-    }
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    // A call seen before but for its id passed every check below then: it is neither parsed nor
+    // classified again (see replay.ts).
+    let toolCall = knownCall(req, raw);
     let body: unknown;
-    if (!over) {
+    let parsed = false;
+    const parse = () => {
+      parsed = true;
       try {
-        body = JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"));
+        body = JSON.parse(raw.toString("utf8"));
       } catch {
         body = undefined; // the SDK answers -32700
       }
-    }
-    const refusal = versionOrBatchRefusal(req, body, ctx.source);
-    if (refusal) {
-      applyCommonHeaders(res);
-      res.writeHead(400, { "Content-Type": "application/json" });
-      res.end(refusal);
-      return;
+    };
+    if (!toolCall) {
+      if (tooDeep(chunks, MCP_MAX_JSON_DEPTH)) {
+        applyCommonHeaders(res);
+        res.writeHead(400, { "Content-Type": "application/json" });
+        res.end(jsonRpcError(ctx.source, -32600, `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels`));
+        return;
+      }
+      parse();
+      const refusal = versionOrBatchRefusal(req, body, ctx.source);
+      if (refusal) {
+        applyCommonHeaders(res);
+        res.writeHead(400, { "Content-Type": "application/json" });
+        res.end(refusal);
+        return;
+      }
+      toolCall = replayableCall(req, body, raw) ?? undefined;
     }
     const call: CallRecord = { caller };
-    const toolCall = replayableCall(req, body);
     const replay = toolCall && replays.get(toolCall);
     if (toolCall && replay) {
       let refused: { refused: unknown } | undefined;
-      let rateLimit: string[] = [];
+      let limits: Record<string, string> = {};
       try {
-        rateLimit = Object.entries((await ctx.meter.admit(replay.op, toolCall.args, caller)).headers).flat();
+        limits = (await ctx.meter.admit(replay.op, toolCall.args, caller)).headers;
       } catch (e) {
         refused = { refused: e };
       }
       if (!refused) {
-        const tail = Buffer.from(`${JSON.stringify(toolCall.id)}${replay.close}`);
+        const tail = `${typeof toolCall.id === "number" ? String(toolCall.id) : JSON.stringify(toolCall.id)}${replay.close}`;
         const state = requestState(res);
         if (state) state.replayed = true;
-        writeHeadAll(res, replay.status, [...replay.headers, ...rateLimit, "Content-Length", String(replay.length + tail.length)]);
+        const headers = headerList(res);
+        for (let i = 0; i < replay.headers.length; i++) headers.push(replay.headers[i]!);
+        for (const name in limits) headers.push(name, limits[name]!);
+        headers.push("Content-Length", String(replay.length + Buffer.byteLength(tail)));
+        res.writeHead(replay.status, headers);
         // The stored envelope, the answer's bytes and the caller's id in one write, without copying (end uncorks).
         res.cork();
         for (const part of replay.parts) res.write(part);
@@ -295,6 +321,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       // Refused (rate limit, key): the SDK answers with the tool error, without admitting again.
       call.admission = refused;
     }
+    if (!parsed) parse();
     applyCommonHeaders(res);
     // The SDK reads the body again from what was read here; a parsed object is handed over as is.
     const again = Object.assign(Readable.from(chunks), { method: req.method, url: req.url, headers: req.headers });

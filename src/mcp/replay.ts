@@ -93,28 +93,138 @@ function legacyCall(body: Record<string, unknown>): CallParts | null {
   return { id, params };
 }
 
-/**
- * What `classify` decided, by everything it reads but the id: the keyed headers and the body with
- * its id left out. Clients repeat the same call with a new id; classifying it again (the SDK's
- * schemas) was a fifth of the cost of a replay (see BENCHMARKS.md, "Where a tools/call spends
- * its time"). Bounded by its keys' size.
- */
-const VERDICT_CACHE_BYTES = 1024 * 1024;
-const verdicts = new LRUCache<string, { verdict: Omit<ReplayableCall, "id"> | null }>({ maxSize: VERDICT_CACHE_BYTES, sizeCalculation: (_v, key) => key.length * 2 + 256 });
-
-/** The SDK's request id rule (a string or a safe integer), checked apart from the cached verdict. */
+/** The SDK's request id rule (a string or a safe integer). */
 const isRequestId = (id: unknown): id is string | number => typeof id === "string" || Number.isSafeInteger(id);
 
-/** The call when `body` is a tools/call of one of our tools the SDK accepts (either era); else null (the SDK answers). */
-export function replayableCall(req: IncomingMessage, body: unknown): ReplayableCall | null {
+/**
+ * A body's top-level `"id"` value as a byte range [start, end), whitespace excluded: null unless the
+ * body is one JSON object whose top level has exactly one key written `"id"`. A scan of the bytes,
+ * not a parse: what it finds is only trusted once a parse has confirmed it (see `rememberShape`).
+ */
+export function idSpan(raw: Uint8Array): [number, number] | null {
+  let i = 0;
+  while (i < raw.length && isSpace(raw[i]!)) i++;
+  if (raw[i] !== 0x7b) return null;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let stringStart = -1;
+  let keyIsId = false;
+  let valueStart = -1;
+  let start = -1;
+  let end = -1;
+  const close = (at: number) => {
+    if (start >= 0) return false; // a second "id": which one counts is the parser's business
+    start = valueStart;
+    end = at;
+    while (start < end && isSpace(raw[start]!)) start++;
+    while (end > start && isSpace(raw[end - 1]!)) end--;
+    valueStart = -1;
+    return true;
+  };
+  for (; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 0x5c) escaped = true;
+      else if (c === 0x22) {
+        inString = false;
+        keyIsId = depth === 1 && valueStart < 0 && i - stringStart === 3 && raw[stringStart + 1] === 0x69 && raw[stringStart + 2] === 0x64;
+      }
+      continue;
+    }
+    if (c === 0x22) {
+      inString = true;
+      stringStart = i;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      if (depth === 1 && valueStart >= 0 && !close(i)) return null;
+      depth--;
+    } else if (c === 0x3a) {
+      if (depth === 1 && keyIsId) valueStart = i + 1;
+    } else if (c === 0x2c) {
+      if (depth === 1 && valueStart >= 0 && !close(i)) return null;
+    }
+    if (!isSpace(c)) keyIsId = false; // only the next thing after a key may be its colon
+  }
+  return start >= 0 && depth === 0 ? [start, end] : null;
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** An id token a replay may stand in for: a safe-integer literal, or a short string of printable ASCII without escapes. */
+const PLAIN_ID = /^(?:-?(?:0|[1-9][0-9]{0,15})|"[\x20\x21\x23-\x5b\x5d-\x7e]{0,128}")$/;
+
+/** The request facts a call's classification reads besides its body: the method and the keyed headers. */
+function headersKey(req: IncomingMessage): string {
+  let k = req.method ?? "POST";
+  for (const h of KEYED_HEADERS) {
+    const v = header(req, h);
+    k += v === undefined ? "|-" : `|${v.length}:${v}`;
+  }
+  return k;
+}
+
+/**
+ * Calls classified before, by the exact bytes of their body around the id, and the request facts
+ * `classify` reads. Clients repeat a call with only a new id; parsing and classifying it again (the
+ * SDK's schemas) was most of a replay's cost (see BENCHMARKS.md, "Where a tools/call spends its
+ * time"). A shape is kept only when a parse showed that its id bytes, and nothing else, are the
+ * request's id. Bounded by its keys' size.
+ */
+const SHAPE_CACHE_BYTES = 1024 * 1024;
+const shapes = new LRUCache<string, Omit<ReplayableCall, "id">>({ maxSize: SHAPE_CACHE_BYTES, sizeCalculation: (_v, key) => key.length * 2 + 256 });
+
+/** The shape key of a body whose id lies at `span`. */
+const shapeKey = (req: IncomingMessage, raw: Buffer, [s, e]: [number, number]) => `${headersKey(req)}\n${raw.toString("latin1", 0, s)}\u0000${raw.toString("latin1", e)}`;
+
+/**
+ * The call when `raw` is, but for its id, the bytes of a call classified before under the same
+ * request facts: what the SDK would accept again, without parsing or classifying it. Undefined when
+ * the body has not been seen (parse it and ask `replayableCall`).
+ */
+export function knownCall(req: IncomingMessage, raw: Buffer): ReplayableCall | undefined {
+  if (shapes.size === 0) return undefined;
+  const span = idSpan(raw);
+  if (!span) return undefined;
+  const token = raw.toString("latin1", span[0], span[1]);
+  if (!PLAIN_ID.test(token)) return undefined;
+  const shape = shapes.get(shapeKey(req, raw, span));
+  if (!shape) return undefined;
+  const id = token.charCodeAt(0) === 0x22 ? token.slice(1, -1) : Number(token);
+  if (!isRequestId(id)) return undefined;
+  return { id, op: shape.op, args: shape.args, key: shape.key };
+}
+
+/**
+ * Keeps the shape of `raw` for `call` when its id bytes are exactly the request's id: the same
+ * bytes with another id in their place must parse to that id, so a later body that differs only
+ * there is the same call with a new id.
+ */
+function rememberShape(req: IncomingMessage, raw: Buffer, call: ReplayableCall): void {
+  const span = idSpan(raw);
+  if (!span || !PLAIN_ID.test(raw.toString("latin1", span[0], span[1]))) return;
+  const other = call.id === 0 ? 1 : 0;
+  const prefix = raw.toString("utf8", 0, span[0]);
+  const suffix = raw.toString("utf8", span[1]);
+  let probe: unknown;
+  try {
+    probe = (JSON.parse(`${prefix}${other}${suffix}`) as { id?: unknown }).id;
+  } catch {
+    return;
+  }
+  if (probe !== other) return;
+  shapes.set(shapeKey(req, raw, span), { op: call.op, args: call.args, key: call.key });
+}
+
+/**
+ * The call when `body` (parsed from `raw`) is a tools/call of one of our tools the SDK accepts
+ * (either era); else null (the SDK answers). Its shape is kept for `knownCall`.
+ */
+export function replayableCall(req: IncomingMessage, body: unknown, raw?: Buffer): ReplayableCall | null {
   if (typeof body !== "object" || body === null || Array.isArray(body) || (body as { method?: unknown }).method !== "tools/call") return null;
-  const { id, ...rest } = body as { id?: unknown };
-  if (!isRequestId(id)) return classify(req, body);
-  const key = `${JSON.stringify([req.method ?? "POST", ...KEYED_HEADERS.map((h) => header(req, h) ?? null)])}\n${JSON.stringify(rest)}`;
-  const known = verdicts.get(key);
-  if (known) return known.verdict && { ...known.verdict, id };
   const call = classify(req, body);
-  verdicts.set(key, { verdict: call && { op: call.op, args: call.args, key: call.key } });
+  if (call && raw) rememberShape(req, raw, call);
   return call;
 }
 
