@@ -193,11 +193,14 @@ describe("a hard daily bound under any traffic", () => {
     for (let t = 5 * MINUTE_MS; t <= DAY_MS; t += 5 * MINUTE_MS) {
       r.svc.clock.set(start + t);
       await r.svc.ctx.upstreams!.refreshAhead();
-      if ((t / MINUTE_MS) % 60 === 0) await askAll(start + t);
+      // Just after the hour turns, and just before the next (an answer held back is oldest then).
+      const minute = (t / MINUTE_MS) % 60;
+      if (minute === 0 || minute === 55) await askAll(start + t);
     }
     await r.svc.ctx.upstreams!.settled();
     expect(worse).toEqual([]);
     expect(refused429(r)).toBe(0);
+    expect(r.logs.filter((l) => String(l.msg).includes("circuit opened"))).toEqual([]);
     const c = r.stub.openMeteo.counters;
     for (const [day, calls] of Object.entries(c.weightedCallsByDay)) expect(calls, day).toBeLessThanOrEqual(OPEN_METEO_FREE_TIER.perDay / 2);
     // The run is one whole UTC day (the quota's own window), its cold start included; the last
@@ -218,5 +221,21 @@ describe("a hard daily bound under any traffic", () => {
     expect(counts.recent).toBeGreaterThan(0);
     expect(HOLD_MAX_AGE_MS).toBe(6 * HOUR_MS);
     expect(r.stub.metaRequests).toBeGreaterThan(0);
+    // No more than the run table plans for a day, plus the cold start and one hour's worth.
+    expect(c.weightedCalls).toBeLessThanOrEqual(gatedBudget(big).gateOnly.openMeteoCalls + 2 * hourly);
+    // At most two requests per region an hour: the refresh, plus the cold start.
+    expect(r.stub.calls.marine + r.stub.calls.forecast).toBeLessThanOrEqual(callBudget(big).perHour.openMeteoRequests * 26);
+    // ERDDAP: once per region and UTC day, a second dataset after clouds or a 502.
+    const erddap = callBudget(big).perDay.erddapRequests;
+    expect(r.stub.calls.erddap).toBeGreaterThanOrEqual(erddap.min);
+    expect(r.stub.calls.erddap).toBeLessThanOrEqual(2 * erddap.max);
+    // The upstream caches hold every region's answer (none was evicted and downloaded again), with
+    // room at the default UPSTREAM_CACHE_MB for a second one each: a new run fetched ahead of the hour.
+    for (const name of ["open-meteo-marine", "open-meteo-forecast"] as const) {
+      const stats = r.svc.ctx.upstreams!.caches[name].stats();
+      expect(stats.groups).toBe(big.regions.length);
+      expect(stats.evictions, name).toBe(0);
+      expect(2 * stats.bytes, name).toBeLessThanOrEqual(stats.maxBytes);
+    }
   });
 });

@@ -1,15 +1,14 @@
 // The real service (live and auto mode) against the upstream emulator at its real defaults: Open-Meteo's
 // one-at-a-time concurrency with a queue of five and its weighted minute/hour/day quotas, ERDDAP's
 // week-old products, slow answers and 502s, CO-OPS's HTTP-200 errors. Only the latency is scaled
-// down. A cold start under a crowd, a day of refreshes on the injected clock, and a spent daily quota.
+// down. A cold start under a crowd and a spent daily quota; a day of refreshes over the whole catalogue
+// is in live-budget.test.ts.
 import { describe, expect, it } from "vitest";
 import { ACTIVITY_IDS } from "../src/activities.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { DAY_MS, HOUR_MS } from "../src/clock.js";
-import { OPEN_METEO_FREE_TIER } from "../src/limits.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
-import { callBudget, gatedBudget } from "../src/sources/budget.js";
 import { MAX_STALE_MS } from "../src/sources/live.js";
 import { liveRuns, type LiveRun } from "./helpers/live.js";
 
@@ -94,77 +93,6 @@ describe("a cold start under a crowd", () => {
   });
 });
 
-
-describe("a day of hourly refreshes on the injected clock", () => {
-  it("keeps every region live or recent all day with no 429, within half the free tier each UTC day (downloading only new model runs), and asks ERDDAP about once a region a day", { timeout: 240_000 }, async () => {
-    // The whole shipped catalogue, one spot of every region asked at :00 and :55 of every hour, with
-    // background refreshes every 5 minutes. The model-run gate alone would download about 70 % of
-    // the free tier at this size (gatedBudget), so the governor holds some new runs back: those
-    // answers are the previous download, `recent` and labelled so, never `aging` and never a 503.
-    const day = new Catalog(Catalog.readRecords().map((x) => ({ ...x, decision_support: "full" as const })));
-    const r = await live({ mode: "live", env: { UPSTREAM_TIMEOUT_MS: "8000" }, catalog: day });
-    const start = r.svc.clock.now().getTime();
-    const sample = day.regions.map((region, i) => region.spots[i % region.spots.length]!.id);
-    const freshness = new Map<string, number>();
-    const notFresh: string[] = [];
-    const ask = async (when: string, spots: readonly string[]) => {
-      const waiting: string[] = [];
-      for (const spot of spots) {
-        const { status, body, res } = await r.svc.json<ConditionsJson>(`/api/v1/conditions?spot=${spot}`);
-        // A cold start of every region within one minute meets Open-Meteo's 600 calls a minute: what
-        // cannot be fetched yet is an honest 503 with Retry-After, asked again when it says.
-        if (status === 503 && when === "start" && Number(res.headers.get("retry-after")) > 0) waiting.push(spot);
-        else {
-          const f = status === 200 ? String(body.data_quality.freshness) : `HTTP ${status}`;
-          if (f === "live" || f === "recent") freshness.set(f, (freshness.get(f) ?? 0) + 1);
-          else notFresh.push(`${when} ${spot}: ${f}`);
-        }
-      }
-      return waiting;
-    };
-    const waiting = await ask("start", sample);
-    r.svc.clock.set(start + MINUTE_MS);
-    expect(await ask("start + 1 min", waiting)).toEqual([]);
-    for (let t = 5 * MINUTE_MS; t <= DAY_MS; t += 5 * MINUTE_MS) {
-      r.svc.clock.set(start + t);
-      await r.svc.ctx.upstreams!.refreshAhead();
-      const minute = (t / MINUTE_MS) % 60;
-      // Just after the hour turns, and just before the next.
-      if (minute === 0 || minute === 55) await ask(new Date(start + t).toISOString(), sample);
-    }
-    await r.svc.ctx.upstreams!.settled();
-    expect(notFresh).toEqual([]);
-    // Most answers stay live; the held-back ones are the governor's doing, not a failure.
-    expect(freshness.get("live")!).toBeGreaterThan(freshness.get("recent") ?? 0);
-    if (freshness.has("recent")) expect(r.svc.ctx.upstreams!.governor.stats.refused).toBeGreaterThan(0);
-    expect(refused429(r)).toBe(0);
-    expect(breakersOpened(r)).toEqual([]);
-    const c = r.stub.openMeteo.counters;
-    const budget = callBudget(day);
-    // Within half the free tier in each UTC day the run touched (the quota's own window). The
-    // governor paces its share by the UTC day, so 24 hours across midnight may spend two days' paces.
-    expect(Object.keys(c.weightedCallsByDay).length).toBeGreaterThan(0);
-    for (const calls of Object.values(c.weightedCallsByDay)) expect(calls).toBeLessThanOrEqual(OPEN_METEO_FREE_TIER.perDay / 2);
-    expect(c.weightedCalls).toBeLessThanOrEqual(25 * budget.perHour.openMeteoCalls);
-    // With refreshes that follow the models' runs, no more than the run table plans for a day, plus
-    // the cold start and one hour's worth for a day that does not start at midnight.
-    expect(c.weightedCalls).toBeLessThanOrEqual(gatedBudget(day).gateOnly.openMeteoCalls + 2 * budget.perHour.openMeteoCalls);
-    expect(r.stub.metaRequests).toBeGreaterThan(0);
-    // At most two requests per region an hour: the refresh, plus the cold start.
-    expect(r.stub.calls.marine + r.stub.calls.forecast).toBeLessThanOrEqual(budget.perHour.openMeteoRequests * 26);
-    // ERDDAP: once per region and UTC day (the run touches two), a second dataset after clouds or a 502.
-    expect(r.stub.calls.erddap).toBeGreaterThanOrEqual(budget.perDay.erddapRequests.min);
-    expect(r.stub.calls.erddap).toBeLessThanOrEqual(2 * budget.perDay.erddapRequests.max);
-    // The upstream caches hold every region's answer (none was evicted and downloaded again), with
-    // room at the default UPSTREAM_CACHE_MB for a second one each: a new run fetched ahead of the hour.
-    for (const name of ["open-meteo-marine", "open-meteo-forecast"] as const) {
-      const stats = r.svc.ctx.upstreams!.caches[name].stats();
-      expect(stats.groups).toBe(day.regions.length);
-      expect(stats.evictions, name).toBe(0);
-      expect(2 * stats.bytes, name).toBeLessThanOrEqual(stats.maxBytes);
-    }
-  });
-});
 
 describe("a spent daily quota", () => {
   it("auto: serves the last good forecast with its true age, then seasonal norms, never 503; live again after the reset", async () => {
