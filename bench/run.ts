@@ -35,7 +35,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     "update-doc": { type: "boolean", default: false },
-    /** "all" (default) or "abuse": only the abuse section. */
+    /** "all" (default), "abuse" (only the abuse section) or "http" (everything but the abuse section). */
     section: { type: "string", default: "all" },
     "spray-s": { type: "string", default: "20" },
     addresses: { type: "string", default: "1000000" },
@@ -662,4 +662,4 @@ const table = report(summary);
 console.log(`\n${table}\n`);
 // --update-doc: replace the results section of BENCHMARKS.md (between its markers) with this run.
 if (args["update-doc"]) updateDoc("results", table);
-await runAbuse();
+if (args.section !== "http") await runAbuse();
