@@ -11,6 +11,7 @@ import { Agent, request } from "node:http";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { START } from "./start-command.js";
 import { freePort } from "../test/helpers/ports.js";
 
 const ACTIVITY_VALUES = ["", "snorkel", "dive", "freedive", "spearfish", "surf"];
@@ -24,10 +25,7 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 }
 
-const START_ARGS = (() => {
-  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
-  return pkg.scripts.start.split(/\s+/).slice(1);
-})();
+const START_ARGS = START.args;
 
 async function start(env: Record<string, string>): Promise<{ proc: ChildProcess; base: string; port: number }> {
   const port = await freePort();
@@ -35,7 +33,7 @@ async function start(env: Record<string, string>): Promise<{ proc: ChildProcess;
   const proc = spawn(process.execPath, START_ARGS, {
     cwd: PROJECT_ROOT,
     stdio: "ignore",
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, ...START.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "warn", ...env },
   });
   for (;;) {
     try {

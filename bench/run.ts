@@ -23,6 +23,7 @@ import { loadConfig } from "../src/config.js";
 import { createContext } from "../src/compose.js";
 import { createLogger } from "../src/logger.js";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { START } from "./start-command.js";
 import { cardImageModel, CardImages, cardSvg, loadEngine } from "../src/share/card-image.js";
 import { loadCardFonts } from "../src/share/fonts.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
@@ -129,6 +130,7 @@ async function startService(port: number): Promise<{ proc: ChildProcess; firstAn
     stdio: "ignore",
     env: {
       ...process.env,
+      ...START.env,
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -235,7 +237,7 @@ async function sourceMapCost() {
   const flags = START_ARGS.slice(0, -1).filter((f) => f !== "--enable-source-maps");
   const measureWith = async (extra: string[]) => {
     const port = await freePort();
-    const proc = spawn(process.execPath, [...extra, ...flags, entry], { cwd: PROJECT_ROOT, stdio: "ignore", env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "warn" } });
+    const proc = spawn(process.execPath, [...extra, ...flags, entry], { cwd: PROJECT_ROOT, stdio: "ignore", env: { ...process.env, ...START.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "warn" } });
     const base = `http://127.0.0.1:${port}`;
     while ((await fetch(`${base}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 1000));
@@ -250,12 +252,7 @@ async function sourceMapCost() {
 }
 
 /** `npm start`'s node flags and entry, read from package.json so the bench runs what users run. */
-const START_ARGS = (() => {
-  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
-  const [node, ...rest] = pkg.scripts.start.split(/\s+/);
-  if (node !== "node") throw new Error(`npm start is expected to run node, not ${node}`);
-  return rest;
-})();
+const START_ARGS = START.args;
 
 const SKIP_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding", "x-request-id", "ratelimit", "ratelimit-policy"]);
 
