@@ -6,7 +6,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service.js";
 import { connectClient, RAW_META, rawHeaders } from "./helpers/mcp.js";
-import { idSpan } from "../src/mcp/replay.js";
+import { scanBody } from "../src/mcp/body-scan.js";
 
 const META = RAW_META;
 const HEADERS = rawHeaders("tools/call", "get_conditions");
@@ -110,7 +110,7 @@ describe("a repeated call recognised by its bytes", () => {
 
   it("finds the one top-level id, wherever it is written, and nothing else", () => {
     const span = (text: string) => {
-      const s = idSpan(Buffer.from(text));
+      const s = scanBody(Buffer.from(text), 8).id;
       return s && text.slice(s[0], s[1]);
     };
     expect(span('{"jsonrpc":"2.0","id":7,"method":"x"}')).toBe("7");
@@ -120,6 +120,9 @@ describe("a repeated call recognised by its bytes", () => {
     expect(span('{"a":"\\"id\\":3"}')).toBeNull(); // inside a string
     expect(span('[{"id":1}]')).toBeNull();
     expect(span('{"id":{"x":1}}')).toBe('{"x":1}'); // found, but not an id a replay stands in for
+    // The same pass measures the nesting (brackets inside strings not counted).
+    expect(scanBody(Buffer.from('{"a":[[["[[[["]]]}'), 3)).toEqual({ tooDeep: true, id: null });
+    expect(scanBody(Buffer.from('{"a":[["[[[["]],"id":1}'), 3)).toEqual({ tooDeep: false, id: [21, 22] });
   });
 
   it("replays a call written id-last with spaces, with the caller's new id", async () => {

@@ -13,6 +13,7 @@ import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@mod
 import type { ServiceContext } from "../context.js";
 import { applyCommonHeaders, callerOf, headerList, requestState } from "../http/request-state.js";
 import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../limits.js";
+import { scanBody } from "./body-scan.js";
 import { knownCall, ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
 import { createMcpServerFactory, type CallRecord } from "./server.js";
 import type { Source } from "../attribution.js";
@@ -40,31 +41,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer
     const onEnd = () => resolve({ chunks, over: false });
     req.on("data", onData).on("end", onEnd).on("error", reject);
   });
-}
-
-/**
- * Whether a JSON body nests arrays/objects deeper than `max` (brackets inside strings ignored).
- * Checked on the raw bytes before anything parses it: a deep body otherwise overflows the stack of
- * the SDK's validation (a 500). Malformed bodies pass through to the SDK's parse error.
- */
-export function tooDeep(chunks: readonly Buffer[], max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (const chunk of chunks) {
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk[i]!;
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (c === 0x5c) escaped = true;
-        else if (c === 0x22) inString = false;
-      } else if (c === 0x22) inString = true;
-      else if (c === 0x7b || c === 0x5b) {
-        if (++depth > max) return true;
-      } else if (c === 0x7d || c === 0x5d) depth--;
-    }
-  }
-  return false;
 }
 
 /**
@@ -263,9 +239,16 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       return;
     }
     const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    const scan = scanBody(raw, MCP_MAX_JSON_DEPTH);
+    if (scan.tooDeep) {
+      applyCommonHeaders(res);
+      res.writeHead(400, { "Content-Type": "application/json" });
+      res.end(jsonRpcError(ctx.source, -32600, `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels`));
+      return;
+    }
     // A call seen before but for its id passed every check below then: it is neither parsed nor
     // classified again (see replay.ts).
-    let toolCall = knownCall(req, raw);
+    let toolCall = scan.id ? knownCall(req, raw, scan.id) : undefined;
     let body: unknown;
     let parsed = false;
     const parse = () => {
@@ -277,12 +260,6 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       }
     };
     if (!toolCall) {
-      if (tooDeep(chunks, MCP_MAX_JSON_DEPTH)) {
-        applyCommonHeaders(res);
-        res.writeHead(400, { "Content-Type": "application/json" });
-        res.end(jsonRpcError(ctx.source, -32600, `Invalid request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels`));
-        return;
-      }
       parse();
       const refusal = versionOrBatchRefusal(req, body, ctx.source);
       if (refusal) {
@@ -291,7 +268,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         res.end(refusal);
         return;
       }
-      toolCall = replayableCall(req, body, raw) ?? undefined;
+      toolCall = replayableCall(req, body, { raw, id: scan.id }) ?? undefined;
     }
     const call: CallRecord = { caller };
     const replay = toolCall && replays.get(toolCall);
@@ -304,7 +281,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         refused = { refused: e };
       }
       if (!refused) {
-        const tail = `${typeof toolCall.id === "number" ? String(toolCall.id) : JSON.stringify(toolCall.id)}${replay.close}`;
+        const tail = `${JSON.stringify(toolCall.id)}${replay.close}`;
         const state = requestState(res);
         if (state) state.replayed = true;
         const headers = headerList(res);

@@ -96,62 +96,6 @@ function legacyCall(body: Record<string, unknown>): CallParts | null {
 /** The SDK's request id rule (a string or a safe integer). */
 const isRequestId = (id: unknown): id is string | number => typeof id === "string" || Number.isSafeInteger(id);
 
-/**
- * A body's top-level `"id"` value as a byte range [start, end), whitespace excluded: null unless the
- * body is one JSON object whose top level has exactly one key written `"id"`. A scan of the bytes,
- * not a parse: what it finds is only trusted once a parse has confirmed it (see `rememberShape`).
- */
-export function idSpan(raw: Uint8Array): [number, number] | null {
-  let i = 0;
-  while (i < raw.length && isSpace(raw[i]!)) i++;
-  if (raw[i] !== 0x7b) return null;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let stringStart = -1;
-  let keyIsId = false;
-  let valueStart = -1;
-  let start = -1;
-  let end = -1;
-  const close = (at: number) => {
-    if (start >= 0) return false; // a second "id": which one counts is the parser's business
-    start = valueStart;
-    end = at;
-    while (start < end && isSpace(raw[start]!)) start++;
-    while (end > start && isSpace(raw[end - 1]!)) end--;
-    valueStart = -1;
-    return true;
-  };
-  for (; i < raw.length; i++) {
-    const c = raw[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === 0x5c) escaped = true;
-      else if (c === 0x22) {
-        inString = false;
-        keyIsId = depth === 1 && valueStart < 0 && i - stringStart === 3 && raw[stringStart + 1] === 0x69 && raw[stringStart + 2] === 0x64;
-      }
-      continue;
-    }
-    if (c === 0x22) {
-      inString = true;
-      stringStart = i;
-    } else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) {
-      if (depth === 1 && valueStart >= 0 && !close(i)) return null;
-      depth--;
-    } else if (c === 0x3a) {
-      if (depth === 1 && keyIsId) valueStart = i + 1;
-    } else if (c === 0x2c) {
-      if (depth === 1 && valueStart >= 0 && !close(i)) return null;
-    }
-    if (!isSpace(c)) keyIsId = false; // only the next thing after a key may be its colon
-  }
-  return start >= 0 && depth === 0 ? [start, end] : null;
-}
-
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-
 /** An id token a replay may stand in for: a safe-integer literal, or a short string of printable ASCII without escapes. */
 const PLAIN_ID = /^(?:-?(?:0|[1-9][0-9]{0,15})|"[\x20\x21\x23-\x5b\x5d-\x7e]{0,128}")$/;
 
@@ -179,14 +123,12 @@ const shapes = new LRUCache<string, Omit<ReplayableCall, "id">>({ maxSize: SHAPE
 const shapeKey = (req: IncomingMessage, raw: Buffer, [s, e]: [number, number]) => `${headersKey(req)}\n${raw.toString("latin1", 0, s)}\u0000${raw.toString("latin1", e)}`;
 
 /**
- * The call when `raw` is, but for its id, the bytes of a call classified before under the same
- * request facts: what the SDK would accept again, without parsing or classifying it. Undefined when
+ * The call when `raw`, whose top-level id lies at `span` (`scanBody`), is, but for its id, the
+ * bytes of a call classified before under the same request facts: what the SDK would accept again, without parsing or classifying it. Undefined when
  * the body has not been seen (parse it and ask `replayableCall`).
  */
-export function knownCall(req: IncomingMessage, raw: Buffer): ReplayableCall | undefined {
+export function knownCall(req: IncomingMessage, raw: Buffer, span: [number, number]): ReplayableCall | undefined {
   if (shapes.size === 0) return undefined;
-  const span = idSpan(raw);
-  if (!span) return undefined;
   const token = raw.toString("latin1", span[0], span[1]);
   if (!PLAIN_ID.test(token)) return undefined;
   const shape = shapes.get(shapeKey(req, raw, span));
@@ -201,9 +143,8 @@ export function knownCall(req: IncomingMessage, raw: Buffer): ReplayableCall | u
  * bytes with another id in their place must parse to that id, so a later body that differs only
  * there is the same call with a new id.
  */
-function rememberShape(req: IncomingMessage, raw: Buffer, call: ReplayableCall): void {
-  const span = idSpan(raw);
-  if (!span || !PLAIN_ID.test(raw.toString("latin1", span[0], span[1]))) return;
+function rememberShape(req: IncomingMessage, raw: Buffer, span: [number, number], call: ReplayableCall): void {
+  if (!PLAIN_ID.test(raw.toString("latin1", span[0], span[1]))) return;
   const other = call.id === 0 ? 1 : 0;
   const prefix = raw.toString("utf8", 0, span[0]);
   const suffix = raw.toString("utf8", span[1]);
@@ -218,13 +159,14 @@ function rememberShape(req: IncomingMessage, raw: Buffer, call: ReplayableCall):
 }
 
 /**
- * The call when `body` (parsed from `raw`) is a tools/call of one of our tools the SDK accepts
- * (either era); else null (the SDK answers). Its shape is kept for `knownCall`.
+ * The call when `body` is a tools/call of one of our tools the SDK accepts (either era); else null
+ * (the SDK answers). Given the bytes it was parsed from and where their top-level id lies
+ * (`scanBody`), its shape is kept for `knownCall`.
  */
-export function replayableCall(req: IncomingMessage, body: unknown, raw?: Buffer): ReplayableCall | null {
+export function replayableCall(req: IncomingMessage, body: unknown, seen?: { raw: Buffer; id: [number, number] | null }): ReplayableCall | null {
   if (typeof body !== "object" || body === null || Array.isArray(body) || (body as { method?: unknown }).method !== "tools/call") return null;
   const call = classify(req, body);
-  if (call && raw) rememberShape(req, raw, call);
+  if (call && seen?.id) rememberShape(req, seen.raw, seen.id, call);
   return call;
 }
 
