@@ -1,4 +1,4 @@
-// Share images drawn in worker threads: at most RENDER_CONCURRENCY at once (default one per core),
+// Share images drawn in worker threads: at most RENDER_CONCURRENCY at once (default cores − 1, at least one),
 // at most RENDER_QUEUE waiting; past that a render is refused at once with 503 unavailable and
 // Retry-After instead of piling up. One caller holds at most a quarter of those places (drawn and
 // waiting together; RenderPool.share), so a caller keeping many fresh renders in flight is refused
@@ -51,6 +51,14 @@ function spawnWorker(): Worker {
 
 const WORKER_YOUNG_GENERATION_MB = 6;
 
+/** A worker collects its heap after this many cards (src/share/render-worker.ts says why)... */
+export const RENDER_COLLECT_EVERY = 4;
+/** ...and once it has had nothing to draw for this long. */
+export const RENDER_COLLECT_IDLE_MS = 500;
+
+/** What a worker sends back: a card (or why it failed) by message id, or word of a collection. */
+export type RenderReply = { id: number; png: Uint8Array } | { id: number; error: string } | { collected: true };
+
 export class RenderPool implements CardRenderer {
   readonly #size: number;
   readonly #queueMax: number;
@@ -63,6 +71,7 @@ export class RenderPool implements CardRenderer {
   readonly #queue: Job[] = [];
   #nextId = 0;
   #closed = false;
+  #collections = 0;
 
   constructor(opts: { concurrency: number; queue: number; idleMs?: number }) {
     this.#size = opts.concurrency;
@@ -83,6 +92,11 @@ export class RenderPool implements CardRenderer {
 
   get waiting(): number {
     return this.#queue.length;
+  }
+
+  /** Heap collections the workers have made to free the renderer's memory (RENDER_COLLECT_EVERY). */
+  get collections(): number {
+    return this.#collections;
   }
 
   render(model: CardImageModel, owner?: string): Promise<Buffer> {
@@ -133,11 +147,15 @@ export class RenderPool implements CardRenderer {
     const slot: Slot = { worker: spawnWorker(), job: null, ids: new Map(), dead: false };
     const ids = slot.ids;
     slot.worker.unref();
-    slot.worker.on("message", (msg: { id: number; png?: Uint8Array; error?: string }) => {
+    slot.worker.on("message", (msg: RenderReply) => {
+      if ("collected" in msg) {
+        this.#collections++;
+        return;
+      }
       const job = ids.get(msg.id);
       ids.delete(msg.id);
       if (!job) return;
-      if (msg.png) job.resolve(Buffer.from(msg.png.buffer, msg.png.byteOffset, msg.png.byteLength));
+      if ("png" in msg) job.resolve(Buffer.from(msg.png.buffer, msg.png.byteOffset, msg.png.byteLength));
       else job.reject(new Error(`card render failed: ${msg.error}`));
       this.#finish(slot);
     });
