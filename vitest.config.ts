@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The compiled build made current once, for the tests that start the service as a process.
+    globalSetup: ["test/helpers/global-setup.ts"],
     // Generous: the suite must pass on a shared 2-core machine with both cores busy elsewhere, where
     // the heaviest tests run ten times slower than on a quiet one. No test asserts on speed.
     testTimeout: 120_000,

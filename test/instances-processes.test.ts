@@ -18,6 +18,7 @@ import { freePort } from "./helpers/ports.js";
 import { describeWithRedis, startRedis } from "./helpers/redis.js";
 import { NO_RATE_LIMITS } from "./helpers/service.js";
 import { FIRST_REGIONS } from "./helpers/catalog.js";
+import { SERVICE_ARGS } from "./helpers/process.js";
 
 const UPSTREAM_TIMEOUT_MS = 6_000;
 const LEASE_MS = UPSTREAM_TIMEOUT_MS + LEASE_MARGIN_MS;
@@ -36,7 +37,7 @@ interface Proc {
 
 async function serviceProcess(env: Record<string, string>): Promise<Proc> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, SERVICE_ARGS, {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...NO_RATE_LIMITS, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -51,7 +52,7 @@ async function serviceProcess(env: Record<string, string>): Promise<Proc> {
       await gone;
     }
   });
-  // Start-up compiles the service with tsx: over a minute when the machine is busy elsewhere.
+  // Start-up loads the whole service: up to a minute when the machine is busy elsewhere.
   await expect.poll(() => out.includes('"msg":"listening"'), { timeout: 240_000, interval: 100 }).toBe(true);
   return { child, base: `http://127.0.0.1:${port}`, out: () => out };
 }

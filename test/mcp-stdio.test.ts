@@ -5,8 +5,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { SERVICE_ARGS } from "./helpers/process.js";
 
-// The child compiles and loads the whole service before it answers; on a machine whose cores are
+// The child loads the whole service before it answers; on a machine whose cores are
 // busy elsewhere that takes far longer than the client's default 60 s request timeout.
 const SLOW_MACHINE = { timeout: 240_000 };
 
@@ -15,7 +16,7 @@ describe("stdio entry", () => {
     for (const mode of ["legacy", "modern"] as const) {
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ["--import", "tsx", "src/main.ts", "--stdio"],
+        args: [...SERVICE_ARGS, "--stdio"],
         cwd: PROJECT_ROOT,
         env: { ...process.env, DATA_SOURCE: "offline", LOG_LEVEL: "info" } as Record<string, string>,
         stderr: "pipe",

@@ -10,6 +10,7 @@ import type { Source } from "../src/sources/types.js";
 import { connectClient, RAW_META, rawHeaders } from "./helpers/mcp.js";
 import { freePort } from "./helpers/ports.js";
 import { startService, type TestService } from "./helpers/service.js";
+import { SERVICE_ARGS } from "./helpers/process.js";
 
 const META = RAW_META;
 const HEADERS = rawHeaders("tools/call", "get_conditions");
@@ -139,7 +140,7 @@ describe("answers without a current data version", () => {
 describe("two service processes", () => {
   const start = async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, SERVICE_ARGS, {
       cwd: PROJECT_ROOT,
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: "https://ocean.example", DATA_SOURCE: "offline", LOG_LEVEL: "silent" },
       stdio: ["ignore", "ignore", "inherit"],

@@ -5,13 +5,14 @@ import { describe, expect, it } from "vitest";
 import { startStubUpstreams } from "../scripts/stub/upstreams.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { freePort } from "./helpers/ports.js";
+import { SERVICE_ARGS } from "./helpers/process.js";
 
 
 describe("graceful shutdown", () => {
   it("finishes in-flight requests, stops accepting, and exits 0 on SIGTERM", async () => {
     const stub = await startStubUpstreams({ scenario: "calm", now: () => new Date(), delayMs: 1500 });
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, SERVICE_ARGS, {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...stub.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "live", UPSTREAM_TIMEOUT_MS: "8000", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -7,6 +7,7 @@ import { DATA_SOURCES } from "../src/config.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { readableLine } from "../src/logger.js";
 import { DATA_MODE_WORDS, startupBlock } from "../src/startup.js";
+import { SERVICE_ARGS } from "./helpers/process.js";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -35,7 +36,7 @@ function start(command: string, args: readonly string[], until: RegExp): Promise
   });
 }
 
-const SERVICE = [process.execPath, ["--import", "tsx", "src/main.ts"]] as const;
+const SERVICE = [process.execPath, SERVICE_ARGS] as const;
 
 describe("the start-up block", () => {
   it.each(DATA_SOURCES)("names the front page, the API, /mcp, /docs, an example and the data (%s)", (mode) => {

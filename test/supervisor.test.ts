@@ -8,6 +8,7 @@ import { SHUTDOWN_GRACE_MS } from "../src/http/shutdown.js";
 import { LOG_QUEUE_BYTES } from "../src/logger.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { freePort } from "./helpers/ports.js";
+import { SERVICE_ARGS } from "./helpers/process.js";
 
 const exitOf = (child: ChildProcess) => new Promise<{ code: number | null; at: number }>((resolve) => child.on("exit", (code) => resolve({ code, at: performance.now() })));
 
@@ -18,7 +19,7 @@ const CALLS_TO_OVERFLOW = Math.ceil((LOG_QUEUE_BYTES + 256 * 1024) / 4000) + 50;
 describe("a log reader that stops reading", () => {
   it("HTTP: requests keep being answered, and SIGTERM exits within the grace period", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, SERVICE_ARGS, {
       cwd: PROJECT_ROOT,
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -57,7 +58,7 @@ describe("a log reader that stops reading", () => {
   }, 120_000);
 
   it("stdio: tool calls keep being answered while stderr is not read", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--stdio"], {
+    const child = spawn(process.execPath, [...SERVICE_ARGS, "--stdio"], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATA_SOURCE: "offline", LOG_LEVEL: "info" },
       stdio: ["pipe", "pipe", "pipe"],
