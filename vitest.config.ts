@@ -12,9 +12,12 @@ export default defineConfig({
     // expect.poll gives up after 1 s by default: far too short for a page rendering on a busy machine.
     expect: { poll: { timeout: 30_000, interval: 50 } },
     pool: "forks",
-    // Two test files at a time, whatever the core count (vitest's default on two cores is one): most
-    // of the suite's time is spent waiting on servers, processes and upstream timeouts, not on CPU.
-    maxWorkers: 2,
+    // Three test files at a time, whatever the core count (vitest's default on two cores is one):
+    // much of the suite's time is spent waiting on upstream timeouts, servers and processes, and a
+    // third file fills those waits. On two cores: 346 s with two, 292 s with three (user CPU 7.8 and
+    // 7.4 min). Before the test processes ran the compiled build, the suite was CPU-bound and a third
+    // file gained nothing.
+    maxWorkers: 3,
     // Test files share their worker's module cache instead of importing the service afresh for each
     // file: the suite is CPU-bound on two cores, and the imports were a quarter of its CPU (user time
     // 12.4 → 9.1 min, wall 505 → 397 s, measured). Safe because no test changes process-wide state
