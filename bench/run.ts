@@ -26,6 +26,7 @@ import { PROJECT_ROOT } from "../src/paths.js";
 import { START } from "./start-command.js";
 import { cardImageModel, CardImages, cardSvg, loadEngine } from "../src/share/card-image.js";
 import { loadCardFonts } from "../src/share/fonts.js";
+import { RENDER_IDLE_MS } from "../src/share/render-pool.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { freePort } from "../test/helpers/ports.js";
 import { abuseReport, abuseSection } from "./abuse.js";
@@ -447,11 +448,15 @@ async function httpRound(round: number) {
   // RSS once the full load (images included) is over and the process has had a second to settle.
   await new Promise((r) => setTimeout(r, 1000));
   const rssMbAfterLoad = rssKb(proc.pid!) / 1024;
-
+  // And once idle: the render worker stopped (RENDER_IDLE_MS) and V8's memory reducer, which
+  // returns the heap's free pages some seconds after allocation slows down, has run.
   clearInterval(sampler);
+  await new Promise((r) => setTimeout(r, RENDER_IDLE_MS + 15_000));
+  const rssMbIdle = rssKb(proc.pid!) / 1024;
+
   proc.kill("SIGTERM");
   bare.kill("SIGTERM");
-  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, rssMbAfterLoad, firstAnswerMs, firstImageMs, first, mixed, cold };
+  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, rssMbAfterLoad, rssMbIdle, firstAnswerMs, firstImageMs, first, mixed, cold };
 }
 
 /** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
@@ -593,6 +598,7 @@ const summary = {
   coldRecommendationsNoWarmUp: { p50Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p50)), 1), p90Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p90)), 1) },
   peakRssMb: round(Math.max(...rounds.map((r) => r.http.peakRssMb)), 0),
   rssMbAfterLoad: round(Math.max(...rounds.map((r) => r.http.rssMbAfterLoad)), 0),
+  rssMbIdle: round(Math.max(...rounds.map((r) => r.http.rssMbIdle)), 0),
   coldCards: { cards: rounds[0]!.http.cold.cards, failed: Math.max(...rounds.map((r) => r.http.cold.failed)) },
   // The machine's load average (1 min) as the run began and ended: other work on the cores skews every figure.
   load: { before: round(loadBefore, 2), after: round(loadavg()[0]!, 2) },
@@ -664,6 +670,7 @@ function report(x: Summary): string {
     `| Peak RSS under load, API and MCP | ${x.peakRssMbBeforeImages} MB | | | ≤ 150 MB | ${verdict(x.peakRssMbBeforeImages <= 150)} |`,
     `| Peak RSS under load, share images too | ${x.peakRssMb} MB | | | ≤ 150 MB | ${verdict(x.peakRssMb <= 150)} |`,
     `| RSS after the full load, share images included (the cached PNG under load, then ${x.coldCards.cards} different cards drawn cold, ${x.coldCards.failed} refused) | ${x.rssMbAfterLoad} MB | | | ≤ 150 MB | ${verdict(x.rssMbAfterLoad <= 150)} |`,
+    `| … ${(RENDER_IDLE_MS + 15_000) / 1000} s later, idle (the render worker stopped after ${RENDER_IDLE_MS / 1000} s, V8's memory reducer run) | ${x.rssMbIdle} MB | | | — | |`,
     `| Process start to first answer | ${x.firstAnswerMs} ms | | | ≤ 1000 ms | ${verdict(x.firstAnswerMs <= 1000)} |`,
     `| Process start to ready (\`/readyz\` 200, after the warm-up) | ${x.firstDecision.readyMs} ms | | | — | |`,
     `| First decision after ready (a question not asked before) | ${x.firstDecision.firstMs} ms | the next ones ${x.firstDecision.restMs} ms | ${(x.firstDecision.firstMs / x.firstDecision.restMs).toFixed(2)} | — | |`,
