@@ -54,5 +54,7 @@ export default defineConfig({
   ...base,
   // Each file isolated, as when these results were measured: mutation runs are not CPU-bound on
   // imports the way the whole suite is (vitest.config.ts), and a mutant must not leak into the next file.
-  test: { ...base.test, include: MUTATION_TEST_FILES, isolate: true, sequence: { sequencer: QuickestFirst } },
+  // No global setup: none of these files starts the service as a process, and the build it makes
+  // current (test/helpers/global-setup.ts) would compile Stryker's instrumented sources.
+  test: { ...base.test, include: MUTATION_TEST_FILES, isolate: true, globalSetup: [], sequence: { sequencer: QuickestFirst } },
 });

@@ -23,6 +23,7 @@ import { createLogger } from "../src/logger.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { RedisLink, SharedAnswers, Wakeups } from "../src/sources/shared.js";
 import { startStubUpstreams, STUB_UPSTREAMS, type StubUpstreams } from "../scripts/stub/upstreams.js";
+import { START as START_COMMAND } from "./start-command.js";
 
 const START = Date.parse("2026-11-21T19:00:00Z");
 const MIN = 60_000;
@@ -150,13 +151,14 @@ async function redisBytes(url: string): Promise<Record<string, number>> {
   return out;
 }
 
-/** A `src/main.ts` process on a free port, resolved once it has warmed up (as a balancer waits for /readyz). */
+/** The process `npm start` runs, on a free port, resolved once it has warmed up (as a balancer waits for /readyz). */
 async function serviceProcess(stub: StubUpstreams, redisUrl: string | null): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, START_COMMAND.args, {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
+      ...START_COMMAND.env,
       ...stub.env,
       PORT: String(port),
       HOST: "127.0.0.1",

@@ -34,7 +34,7 @@ const NOT_RUN: { pattern: RegExp; reason: string }[] = [
   { pattern: /^npx ocean-conditions( --stdio)?$/, reason: "needs the package published to npm; npm run package:check runs both against a locally packed tarball" },
   { pattern: /^git clone /, reason: "fetches the repository from the network" },
   { pattern: /^npm ci( --omit=dev)?$/, reason: "reinstalls node_modules under the running suite" },
-  { pattern: /^npm run build$/, reason: "rewrites dist/ under the running suite; every spawned server in the tests builds through the same ensure-built step" },
+  { pattern: /^npm run build$/, reason: "rewrites dist/ under the running suite; the suite makes the build current once before it starts (test/helpers/global-setup.ts)" },
   { pattern: /^(PORT=\d+ )?npm start( &)?$/, reason: "serves until stopped; test/startup.test.ts starts the same entry" },
   { pattern: /^PUBLIC_BASE_URL=\S+ HOST=\S+ PORT=\d+ TRUST_PROXY=\S+ npm start$/, reason: "a production start; test/config.test.ts and test/api-http.test.ts cover these settings" },
   { pattern: /^redis-server /, reason: "a Redis server that runs until stopped; test/redis.test.ts starts its own" },

@@ -1,4 +1,4 @@
-// Real service processes (`src/main.ts`, the system clock) sharing one redis-server and the
+// Real service processes (the compiled `dist/src/main.js`, the system clock) sharing one redis-server and the
 // upstream emulator: three instances take the workload of one for the same upstream requests and
 // no 429s; and the instance holding a fetch lease is killed in the middle of the fetch, another
 // instance completes it once the lease expires, and its caller gets an answer, not a 5xx.

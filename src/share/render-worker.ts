@@ -21,6 +21,9 @@ const renderer = localRenderer();
  */
 setFlagsFromString("--expose-gc");
 const collect = runInNewContext("gc") as () => void;
+// The flag is the process's: off again, so no other context (later workers, vm contexts of the main
+// thread) finds a global `gc` it did not ask for.
+setFlagsFromString("--no-expose-gc");
 let sinceCollect = 0;
 let idle: NodeJS.Timeout | undefined;
 
@@ -32,6 +35,12 @@ function collectNow(): void {
   parentPort!.postMessage({ collected: true } satisfies RenderReply);
 }
 
+/** After each card, drawn or failed (a failed one may have allocated as much). */
+function afterCard(): void {
+  if (++sinceCollect >= RENDER_COLLECT_EVERY) collectNow();
+  else idle = setTimeout(collectNow, RENDER_COLLECT_IDLE_MS).unref();
+}
+
 parentPort!.on("message", (msg: { id: number; model: CardImageModel }) => {
   clearTimeout(idle);
   renderer.render(msg.model).then(
@@ -39,9 +48,11 @@ parentPort!.on("message", (msg: { id: number; model: CardImageModel }) => {
       // The PNG's memory moves to the main thread instead of being copied.
       const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
       parentPort!.postMessage({ id: msg.id, png: bytes } satisfies RenderReply, [bytes.buffer]);
-      if (++sinceCollect >= RENDER_COLLECT_EVERY) collectNow();
-      else idle = setTimeout(collectNow, RENDER_COLLECT_IDLE_MS).unref();
+      afterCard();
     },
-    (err: unknown) => parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) } satisfies RenderReply),
+    (err: unknown) => {
+      parentPort!.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) } satisfies RenderReply);
+      afterCard();
+    },
   );
 });
