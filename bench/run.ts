@@ -315,6 +315,31 @@ async function load(base: string, t: Target, pid: number) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUsPerRequest, non2xx: r.non2xx, errors: r.errors };
 }
 
+/**
+ * CPU per request of `b` against `a` in one process, in alternating windows of `seconds` (which goes
+ * first alternates too): measured in separate windows one after the other, the same route's cost
+ * moved by a quarter from one window to the next, as much as the difference being measured. The
+ * median of the pairs' ratios.
+ */
+async function pairedCpuRatio(base: string, pid: number, a: Target, b: Target, pairs = 6, seconds = 2) {
+  const window = async (t: Target) => {
+    const cpu0 = cpuMs(pid);
+    const r = await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: seconds });
+    return ((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.requests.total);
+  };
+  const ratios: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) {
+      const x = await window(a);
+      ratios.push((await window(b)) / x);
+    } else {
+      const y = await window(b);
+      ratios.push(y / (await window(a)));
+    }
+  }
+  return median(ratios);
+}
+
 interface Probe {
   base: string;
   target: Target;
@@ -434,6 +459,8 @@ async function httpRound(round: number) {
   );
   latency.mcpSdk = sdk.mcpSdk!;
   latency.restWithSdk = sdk.rest!;
+  const mcp25 = TARGETS.find((t) => t.name === "mcp get_conditions 2025-06-18")!;
+  const paired = { mcp: await pairedCpuRatio(base, proc.pid!, restTwin, mcpCall), mcp25: await pairedCpuRatio(base, proc.pid!, restTwin, mcp25) };
   const mixed = await mixedWorkload(base, proc.pid!);
   const peakRssMbBeforeImages = peakRssKb / 1024;
 
@@ -456,7 +483,7 @@ async function httpRound(round: number) {
 
   proc.kill("SIGTERM");
   bare.kill("SIGTERM");
-  return { rows, latency, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, rssMbAfterLoad, rssMbIdle, firstAnswerMs, firstImageMs, first, mixed, cold };
+  return { rows, latency, paired, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, rssMbAfterLoad, rssMbIdle, firstAnswerMs, firstImageMs, first, mixed, cold };
 }
 
 /** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
@@ -599,6 +626,12 @@ const summary = {
   peakRssMb: round(Math.max(...rounds.map((r) => r.http.peakRssMb)), 0),
   rssMbAfterLoad: round(Math.max(...rounds.map((r) => r.http.rssMbAfterLoad)), 0),
   rssMbIdle: round(Math.max(...rounds.map((r) => r.http.rssMbIdle)), 0),
+  pairedCpu: {
+    mcp: round(median(rounds.map((r) => r.http.paired.mcp))),
+    mcpRange: [round(Math.min(...rounds.map((r) => r.http.paired.mcp))), round(Math.max(...rounds.map((r) => r.http.paired.mcp)))],
+    mcp25: round(median(rounds.map((r) => r.http.paired.mcp25))),
+    mcp25Range: [round(Math.min(...rounds.map((r) => r.http.paired.mcp25))), round(Math.max(...rounds.map((r) => r.http.paired.mcp25)))],
+  },
   coldCards: { cards: rounds[0]!.http.cold.cards, failed: Math.max(...rounds.map((r) => r.http.cold.failed)) },
   // The machine's load average (1 min) as the run began and ended: other work on the cores skews every figure.
   load: { before: round(loadBefore, 2), after: round(loadavg()[0]!, 2) },
@@ -659,6 +692,8 @@ function report(x: Summary): string {
       const what = c.against === "bare" ? "bare node:http, same bytes" : `REST ${c.against}`;
       return `| CPU per request, ${c.name} (under load) | ${h.serviceCpuUs} µs | ${what} ${base} µs | ${ratio.toFixed(2)} | ≤ ${c.max} | ${verdict(ratio <= c.max)} |`;
     }),
+    `| … mcp get_conditions in alternating windows with its REST twin (6 pairs of 2 s per round, median of the pairs, median of the rounds) | | REST conditions | ${x.pairedCpu.mcp.toFixed(2)} (${x.pairedCpu.mcpRange[0]!.toFixed(2)}–${x.pairedCpu.mcpRange[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.pairedCpu.mcp <= 1.3)} |`,
+    `| … mcp get_conditions 2025-06-18, the same way | | REST conditions | ${x.pairedCpu.mcp25.toFixed(2)} (${x.pairedCpu.mcp25Range[0]!.toFixed(2)}–${x.pairedCpu.mcp25Range[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.pairedCpu.mcp25 <= 1.3)} |`,
     `| MCP \`tools/call get_conditions\` latency vs its REST twin (one caller, p50) | ${(x.latencyMs.mcp!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcp!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.rest!.p99 * 1000).toFixed(0)}) | ${x.mcpVsRestP50.toFixed(2)} (${x.mcpVsRestRange[0]!.toFixed(2)}–${x.mcpVsRestRange[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.mcpVsRestP50 <= 1.3)} |`,
     `| … behind a proxy adding a per-request \`x-amzn-trace-id\` | ${(x.latencyMs.mcpProxy!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcpProxy!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs | ${x.mcpProxyVsRestP50.toFixed(2)} | ≤ 1.3 | ${verdict(x.mcpProxyVsRestP50 <= 1.3)} |`,
     `| … a call the SDK answers (first of its kind) | ${(x.latencyMs.mcpSdk!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcpSdk!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.restWithSdk!.p50 * 1000).toFixed(0)} µs | ${x.mcpSdkVsRestP50.toFixed(2)} | — | |`,
