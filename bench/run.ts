@@ -309,10 +309,15 @@ function cpuMs(pid: number): number {
 async function load(base: string, t: Target, pid: number) {
   // Unmeasured warm-up: JIT and caches settle for both servers alike.
   await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: 1 });
-  const cpu0 = cpuMs(pid);
-  const r = await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: DURATION_S });
-  const cpuUsPerRequest = ((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.requests.total);
+  const { r, cpuUsPerRequest } = await cpuWindow(base, t, pid, DURATION_S);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUsPerRequest, non2xx: r.non2xx, errors: r.errors };
+}
+
+/** `seconds` of load on `t`, and the server's CPU time (user + system) per request served meanwhile. */
+async function cpuWindow(base: string, t: Target, pid: number, seconds: number) {
+  const cpu0 = cpuMs(pid);
+  const r = await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: seconds });
+  return { r, cpuUsPerRequest: ((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.requests.total) };
 }
 
 /**
@@ -322,11 +327,7 @@ async function load(base: string, t: Target, pid: number) {
  * median of the pairs' ratios.
  */
 async function pairedCpuRatio(base: string, pid: number, a: Target, b: Target, pairs = 6, seconds = 2) {
-  const window = async (t: Target) => {
-    const cpu0 = cpuMs(pid);
-    const r = await autocannon({ url: base + t.path, method: t.method, headers: t.headers, body: t.body, connections: CONNECTIONS, duration: seconds });
-    return ((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.requests.total);
-  };
+  const window = async (t: Target) => (await cpuWindow(base, t, pid, seconds)).cpuUsPerRequest;
   const ratios: number[] = [];
   for (let i = 0; i < pairs; i++) {
     if (i % 2 === 0) {

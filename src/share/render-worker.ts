@@ -12,12 +12,11 @@ const renderer = localRenderer();
  * resvg keeps each card's parsed SVG tree and its 1200×630 pixmap (about 4 MB) outside V8's heap,
  * freed only when the small objects that wrap them are collected. V8 does not know what they hold,
  * so it collects them late: drawing 100 cards in a row left the process at 232 MB, against 130 MB
- * with a full collection every fourth card (BENCHMARKS.md, "Memory"). So this worker collects its
- * own heap after every RENDER_COLLECT_EVERY cards, and once when it falls idle. A collection takes
- * 20–25 ms here, after the card has been sent, about 6 ms per card. The `gc` function comes from
- * V8's flag, set in this thread rather than on the command line so every way of starting the
- * service (npm start, tests, a process manager) behaves the same; it only adds a global `gc` to
- * contexts created from now on.
+ * with a full collection every fourth card (BENCHMARKS.md, "Memory budget"). So this worker
+ * collects its own heap after every RENDER_COLLECT_EVERY cards, and once when it falls idle. A
+ * collection takes 20–25 ms here, after the card has been sent, about 6 ms per card. The `gc`
+ * function comes from V8's flag, set here rather than on the command line so every way of starting
+ * the service (npm start, tests, a process manager) behaves the same.
  */
 setFlagsFromString("--expose-gc");
 const collect = runInNewContext("gc") as () => void;
