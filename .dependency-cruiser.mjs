@@ -7,8 +7,8 @@
 export const LAYERS = [
   {
     name: "base",
-    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones",
-    paths: ["^src/(activities|attribution|clock|config|errors|flat|limits|logger|package-info|paths|redis)\\.ts$", "^src/time/"],
+    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones, a full heap collection on demand",
+    paths: ["^src/(activities|attribution|clock|config|errors|flat|heap|limits|logger|package-info|paths|redis)\\.ts$", "^src/time/"],
   },
   {
     name: "catalog",
@@ -38,7 +38,7 @@ export const LAYERS = [
   {
     name: "services",
     what: "the long-lived parts the context holds: metering (keys, rate limits, allotments), the answers shared by REST and MCP (valid per hour and forecast version), the share-image renderer and its worker pool, the validation record (scoring, pair store, report)",
-    paths: ["^src/metering/", "^src/answer-cache\\.ts$", "^src/share/(card-image|fonts|palette|render-pool|render-worker)\\.ts$", "^src/validation/(report|schema|scorer|store|validation)\\.ts$"],
+    paths: ["^src/metering/", "^src/answer-cache\\.ts$", "^src/share/(card-draw|card-image|fonts|palette|render-pool|render-worker)\\.ts$", "^src/validation/(report|schema|scorer|store|validation)\\.ts$"],
   },
   {
     name: "context",

@@ -1,6 +1,6 @@
 // npm run bench: every hot path of the service against a bare node:http server returning
 // byte-identical responses, in the same run, as ratios; plus the cold paths measured in-process
-// (share image vs a bare satori+resvg render of the same tree; recommendations for the largest full
+// (share image vs a bare SVG + resvg render of the same model; recommendations for the largest full
 // region with empty caches), peak RSS under load and start-to-first-answer. Several rounds,
 // medians reported. Results: bench/results/latest.json and the table in BENCHMARKS.md.
 //   npm run bench [-- --rounds 3 --duration 5 --connections 10] [-- --update-doc]
@@ -10,7 +10,6 @@ import { Agent, createServer, request } from "node:http";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Resvg } from "@resvg/resvg-js";
 import autocannon from "autocannon";
 import type { AddressInfo } from "node:net";
 import { betweenMarkers } from "../scripts/doc-markers.js";
@@ -24,7 +23,8 @@ import { createContext } from "../src/compose.js";
 import { createLogger } from "../src/logger.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { START } from "./start-command.js";
-import { cardImageModel, CardImages, cardSvg, loadEngine } from "../src/share/card-image.js";
+import { drawCard, loadEngine } from "../src/share/card-draw.js";
+import { cardImageModel, CardImages } from "../src/share/card-image.js";
 import { loadCardFonts } from "../src/share/fonts.js";
 import { RENDER_IDLE_MS } from "../src/share/render-pool.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
@@ -320,14 +320,21 @@ async function cpuWindow(base: string, t: Target, pid: number, seconds: number) 
   return { r, cpuUsPerRequest: ((cpuMs(pid) - cpu0) * 1000) / Math.max(1, r.requests.total) };
 }
 
+/** One side of a paired measurement: a route on a server, and the server's process. */
+interface Side {
+  base: string;
+  pid: number;
+  target: Target;
+}
+
 /**
- * CPU per request of `b` against `a` in one process, in alternating windows of `seconds` (which goes
- * first alternates too): measured in separate windows one after the other, the same route's cost
- * moved by a quarter from one window to the next, as much as the difference being measured. The
- * median of the pairs' ratios.
+ * CPU per request of `b` against `a` (two routes of one process, or one route on the service and
+ * on the bare server), in alternating windows of `seconds` (which goes first alternates too):
+ * measured in separate windows one after the other, the same route's cost moved by a quarter from
+ * one window to the next, as much as the difference being measured. The median of the pairs' ratios.
  */
-async function pairedCpuRatio(base: string, pid: number, a: Target, b: Target, pairs = 6, seconds = 2) {
-  const window = async (t: Target) => (await cpuWindow(base, t, pid, seconds)).cpuUsPerRequest;
+async function pairedCpuRatio(a: Side, b: Side, pairs = 6, seconds = 2) {
+  const window = async (x: Side) => (await cpuWindow(x.base, x.target, x.pid, seconds)).cpuUsPerRequest;
   const ratios: number[] = [];
   for (let i = 0; i < pairs; i++) {
     if (i % 2 === 0) {
@@ -461,7 +468,16 @@ async function httpRound(round: number) {
   latency.mcpSdk = sdk.mcpSdk!;
   latency.restWithSdk = sdk.rest!;
   const mcp25 = TARGETS.find((t) => t.name === "mcp get_conditions 2025-06-18")!;
-  const paired = { mcp: await pairedCpuRatio(base, proc.pid!, restTwin, mcpCall), mcp25: await pairedCpuRatio(base, proc.pid!, restTwin, mcp25) };
+  const service = (target: Target): Side => ({ base, pid: proc.pid!, target });
+  const bareSide = (target: Target): Side => ({ base: bareBase, pid: bare.pid!, target });
+  const decision = (name: string) => TARGETS.find((t) => t.name === name)!;
+  const paired = {
+    mcp: await pairedCpuRatio(service(restTwin), service(mcpCall)),
+    mcp25: await pairedCpuRatio(service(restTwin), service(mcp25)),
+    // The decision routes against the bare server sending the same bytes, the same way.
+    recommendations: await pairedCpuRatio(bareSide(decision("recommendations")), service(decision("recommendations"))),
+    bestDay: await pairedCpuRatio(bareSide(decision("best-day")), service(decision("best-day"))),
+  };
   const mixed = await mixedWorkload(base, proc.pid!);
   const peakRssMbBeforeImages = peakRssKb / 1024;
 
@@ -487,7 +503,7 @@ async function httpRound(round: number) {
   return { rows, latency, paired, peakRssMb: peakRssKb / 1024, peakRssMbBeforeImages, rssMbAfterLoad, rssMbIdle, firstAnswerMs, firstImageMs, first, mixed, cold };
 }
 
-/** Cold share image: our renderer on a cache miss vs bare satori + resvg of the same element tree. */
+/** Cold share image: our renderer on a cache miss (content key, cache) vs the bare SVG + resvg render of the same model. */
 async function coldImage() {
   const ctx = createContext({ config: loadConfig({ DATA_SOURCE: "offline", LOG_LEVEL: "silent" }), clock: new FixedClock(`${today}T19:00:00Z`), log: createLogger("silent") });
   const fonts = loadCardFonts();
@@ -502,8 +518,7 @@ async function coldImage() {
     await images.get(model);
     ours.push(performance.now() - t0);
     t0 = performance.now();
-    const svg = await cardSvg(engine, model);
-    new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
+    await drawCard(engine, model);
     bare.push(performance.now() - t0);
   }
   await ctx.close();
@@ -632,11 +647,15 @@ const summary = {
     mcpRange: [round(Math.min(...rounds.map((r) => r.http.paired.mcp))), round(Math.max(...rounds.map((r) => r.http.paired.mcp)))],
     mcp25: round(median(rounds.map((r) => r.http.paired.mcp25))),
     mcp25Range: [round(Math.min(...rounds.map((r) => r.http.paired.mcp25))), round(Math.max(...rounds.map((r) => r.http.paired.mcp25)))],
+    recommendations: round(median(rounds.map((r) => r.http.paired.recommendations))),
+    recommendationsRange: [round(Math.min(...rounds.map((r) => r.http.paired.recommendations))), round(Math.max(...rounds.map((r) => r.http.paired.recommendations)))],
+    bestDay: round(median(rounds.map((r) => r.http.paired.bestDay))),
+    bestDayRange: [round(Math.min(...rounds.map((r) => r.http.paired.bestDay))), round(Math.max(...rounds.map((r) => r.http.paired.bestDay)))],
   },
   coldCards: { cards: rounds[0]!.http.cold.cards, failed: Math.max(...rounds.map((r) => r.http.cold.failed)) },
   // The machine's load average (1 min) as the run began and ended: other work on the cores skews every figure.
   load: { before: round(loadBefore, 2), after: round(loadavg()[0]!, 2) },
-  // Before the first PNG: the share-image renderer (satori, yoga, resvg, fonts) loads on first use.
+  // Before the first PNG: the share-image renderer (resvg, fonts) loads on first use.
   peakRssMbBeforeImages: round(Math.max(...rounds.map((r) => r.http.peakRssMbBeforeImages)), 0),
   firstAnswerMs: round(median(rounds.map((r) => r.http.firstAnswerMs)), 0),
   firstImageMs: round(median(rounds.map((r) => r.http.firstImageMs)), 0),
@@ -695,11 +714,13 @@ function report(x: Summary): string {
     }),
     `| … mcp get_conditions in alternating windows with its REST twin (6 pairs of 2 s per round, median of the pairs, median of the rounds) | | REST conditions | ${x.pairedCpu.mcp.toFixed(2)} (${x.pairedCpu.mcpRange[0]!.toFixed(2)}–${x.pairedCpu.mcpRange[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.pairedCpu.mcp <= 1.3)} |`,
     `| … mcp get_conditions 2025-06-18, the same way | | REST conditions | ${x.pairedCpu.mcp25.toFixed(2)} (${x.pairedCpu.mcp25Range[0]!.toFixed(2)}–${x.pairedCpu.mcp25Range[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.pairedCpu.mcp25 <= 1.3)} |`,
+    `| … recommendations in alternating windows with the bare server (6 pairs of 2 s per round, median of the pairs, median of the rounds) | | bare node:http, same bytes | ${x.pairedCpu.recommendations.toFixed(2)} (${x.pairedCpu.recommendationsRange[0]!.toFixed(2)}–${x.pairedCpu.recommendationsRange[1]!.toFixed(2)}) | ≤ 1.5 | ${verdict(x.pairedCpu.recommendations <= 1.5)} |`,
+    `| … best-day, the same way | | bare node:http, same bytes | ${x.pairedCpu.bestDay.toFixed(2)} (${x.pairedCpu.bestDayRange[0]!.toFixed(2)}–${x.pairedCpu.bestDayRange[1]!.toFixed(2)}) | ≤ 1.5 | ${verdict(x.pairedCpu.bestDay <= 1.5)} |`,
     `| MCP \`tools/call get_conditions\` latency vs its REST twin (one caller, p50) | ${(x.latencyMs.mcp!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcp!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.rest!.p99 * 1000).toFixed(0)}) | ${x.mcpVsRestP50.toFixed(2)} (${x.mcpVsRestRange[0]!.toFixed(2)}–${x.mcpVsRestRange[1]!.toFixed(2)}) | ≤ 1.3 | ${verdict(x.mcpVsRestP50 <= 1.3)} |`,
     `| … behind a proxy adding a per-request \`x-amzn-trace-id\` | ${(x.latencyMs.mcpProxy!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcpProxy!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.rest!.p50 * 1000).toFixed(0)} µs | ${x.mcpProxyVsRestP50.toFixed(2)} | ≤ 1.3 | ${verdict(x.mcpProxyVsRestP50 <= 1.3)} |`,
     `| … a call the SDK answers (first of its kind) | ${(x.latencyMs.mcpSdk!.p50 * 1000).toFixed(0)} µs (p99 ${(x.latencyMs.mcpSdk!.p99 * 1000).toFixed(0)}) | REST ${(x.latencyMs.restWithSdk!.p50 * 1000).toFixed(0)} µs | ${x.mcpSdkVsRestP50.toFixed(2)} | — | |`,
     `| … the same bytes from the bare server, MCP vs REST | ${(x.latencyMs.bareMcp!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareRest!.p50 * 1000).toFixed(0)} µs | ${(x.latencyMs.bareMcp!.p50 / x.latencyMs.bareRest!.p50).toFixed(2)} | — | |`,
-    `| Cold share PNG (cache miss, p50 over ${x.image.spots} spots) | ${x.image.oursP50Ms} ms | bare satori + resvg ${x.image.bareP50Ms} ms | ${x.image.ratio.toFixed(2)} | ≤ 1.2 | ${verdict(x.image.ratio <= 1.2)} |`,
+    `| Cold share PNG (cache miss, p50 over ${x.image.spots} spots) | ${x.image.oursP50Ms} ms | bare SVG + resvg ${x.image.bareP50Ms} ms | ${x.image.ratio.toFixed(2)} | ≤ 1.2 | ${verdict(x.image.ratio <= 1.2)} |`,
     `| First PNG after start (loads the renderer) | ${x.firstImageMs} ms | | | — | |`,
     `| Cold recommendations, ${x.coldRecommendations.spots}-spot region, fresh context after the start-up warm-up (forecasts computed, no answer cached) | p50 ${x.coldRecommendations.p50Ms} ms (p90 ${x.coldRecommendations.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendations.p50Ms <= 30)} |`,
     `| … nothing computed yet (tide tables too) | p50 ${x.coldRecommendationsNoWarmUp.p50Ms} ms (p90 ${x.coldRecommendationsNoWarmUp.p90Ms}) | | | ≤ 30 ms | ${verdict(x.coldRecommendationsNoWarmUp.p50Ms <= 30)} |`,

@@ -9,7 +9,8 @@ import { Catalog } from "../src/catalog/catalog.js";
 import { RegionRecord } from "../src/catalog/schema.js";
 import { spotDay } from "../src/decisions/spot-day.js";
 import { DATA_DIR } from "../src/paths.js";
-import { CardImages, cardImageModel, cardSvg, fit, loadEngine, type CardImageModel, type Engine } from "../src/share/card-image.js";
+import { cardSvg, fit, loadEngine, type CardImageModel, type Engine } from "../src/share/card-draw.js";
+import { CardImages, cardImageModel } from "../src/share/card-image.js";
 import { UNRANKED_TEST_REGION } from "./helpers/catalog.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
 import { expectProblem } from "./helpers/problem.js";
@@ -325,10 +326,10 @@ describe("card image text and score block", () => {
     engine = await loadEngine();
   });
 
-  /** Every text drawn (satori writes one <text> per word when fonts are not embedded). */
+  /** Every line of text drawn (one <text> element per line). */
   const drawn = async (m: CardImageModel) => {
-    const svg = await cardSvg(engine, m, { embedFont: false });
-    return { svg, words: [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((x) => x[1]!) };
+    const svg = cardSvg(engine, m);
+    return { svg, words: [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((x) => x[1]!.replace(/&amp;/g, "&")) };
   };
 
   it("fit measures with the font: a wider string gets a smaller size or more lines, never more than the room", () => {
@@ -356,7 +357,7 @@ describe("card image text and score block", () => {
       for (const spot of new Set([...longest, ...perRegion])) {
         const m = cardImageModel(await spotDay({ spot: spot.id, date: "2026-11-22", activity: "dive" }, shipped.ctx));
         const { words } = await drawn(m);
-        if (words.some((t) => t.includes("…"))) cut.push(`${spot.id}: ${words.join("")}`);
+        if (words.some((t) => t.includes("…"))) cut.push(`${spot.id}: ${words.join(" / ")}`);
       }
       const base = cardImageModel(await spotDay({ spot: "kealakekua-bay", date: "2026-11-22", activity: "spearfish" }, shipped.ctx));
       const extreme: CardImageModel = {
@@ -374,12 +375,12 @@ describe("card image text and score block", () => {
         attribution: "Ocean Conditions · https://forecasts.dive-shop.example.com/ocean-conditions",
       };
       const { words } = await drawn(extreme);
-      if (words.some((t) => t.includes("…"))) cut.push(`extreme: ${words.join("")}`);
+      if (words.some((t) => t.includes("…"))) cut.push(`extreme: ${words.join(" / ")}`);
       writeFileSync(join(OUT, "card-long-texts.png"), await new CardImages().render(extreme));
       expect(cut).toEqual([]);
       // The "12 kt NE…" case from the report: the wind value is drawn whole.
       const windy = await drawn({ ...base, metrics: base.metrics.map((x) => (x.label === "Wind" ? { ...x, value: "12 kt NE gusting 18" } : x)) });
-      expect(windy.words.join("")).toContain("12 kt NE gusting 18");
+      expect(windy.words.join(" / ")).toContain("12 kt NE gusting 18");
     } finally {
       await shipped.close();
     }
@@ -391,7 +392,7 @@ describe("card image text and score block", () => {
     expect(unranked.notice?.title).toBe("Not ranked for snorkeling");
     expect(unranked.unranked).toBe("Not ranked");
     const u = await drawn(unranked);
-    const text = u.words.join("");
+    const text = u.words.join(" / ");
     expect(text).toContain("CONDITIONS SCORE");
     expect(text).toContain("Not ranked");
     expect(text).not.toContain(unranked.tierLabel.split(" ")[0]!);
@@ -403,8 +404,8 @@ describe("card image text and score block", () => {
     const ranked = cardImageModel(await spotDay({ spot: "sharks-cove", date: "2026-11-22", activity: "snorkel" }, svc.ctx));
     expect(ranked.unranked).toBeNull();
     const r = await drawn(ranked);
-    expect(r.words.join("")).toContain(ranked.tierLabel.split(" ")[0]!);
-    expect(r.words.join("")).not.toContain("CONDITIONS SCORE");
+    expect(r.words.join(" / ")).toContain(ranked.tierLabel.split(" ")[0]!);
+    expect(r.words.join(" / ")).not.toContain("CONDITIONS SCORE");
     expect(r.svg.toLowerCase()).toContain(ranked.tierColor.toLowerCase());
     writeFileSync(join(OUT, "card-not-ranked.png"), await new CardImages().render(unranked));
   });

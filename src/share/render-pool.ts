@@ -6,7 +6,8 @@
 // held up every other request for as long.
 import { Worker } from "node:worker_threads";
 import { ServiceError } from "../errors.js";
-import type { CardImageModel, CardRenderer } from "./card-image.js";
+import type { CardImageModel } from "./card-draw.js";
+import type { CardRenderer } from "./card-image.js";
 
 /** Seconds a caller refused by a full render queue is asked to wait. */
 export const RENDER_BUSY_RETRY_S = 2;
