@@ -7,8 +7,8 @@
 export const LAYERS = [
   {
     name: "base",
-    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones, a full heap collection on demand",
-    paths: ["^src/(activities|attribution|clock|config|errors|flat|heap|limits|logger|package-info|paths|redis)\\.ts$", "^src/time/"],
+    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones",
+    paths: ["^src/(activities|attribution|clock|config|errors|flat|limits|logger|package-info|paths|redis)\\.ts$", "^src/time/"],
   },
   {
     name: "catalog",

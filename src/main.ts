@@ -8,7 +8,6 @@ import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createContext } from "./compose.js";
 import { createApp } from "./http/app.js";
-import { collectWhenIdle } from "./http/idle-collect.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
 import { createLogger } from "./logger.js";
@@ -36,9 +35,6 @@ function serveHttp(config: Config): void {
   attachClientErrorHandler(server, ctx);
   limitConnections(server, ctx.config.connections, ctx.log);
   server.on("request", createApp(ctx));
-  // Heap pages grown into under a burst go back as soon as the burst is over (src/http/idle-collect.ts).
-  const mb = (bytes: number) => Math.round(bytes / 1048576);
-  collectWhenIdle(server, { onCollect: (before, after) => log.debug({ heapMb: mb(before), afterMb: mb(after) }, "quiet after a burst: heap collected") });
   // Warming from the first tick: /readyz says `starting` until it is done.
   const started = performance.now();
   ctx

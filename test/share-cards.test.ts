@@ -290,6 +290,28 @@ describe("share page and forecast page (HTML)", () => {
     }
   });
 
+  it("without a writable temporary directory for the font files, a card is 503 unavailable and the rest still answers", async () => {
+    const fresh = await startService();
+    const before = process.env.TMPDIR;
+    // A file where the directory should be: the render worker (it reads TMPDIR when it starts, on
+    // the first card) cannot make its font directory there.
+    const blocked = join(OUT, "not-a-directory");
+    writeFileSync(blocked, "");
+    process.env.TMPDIR = blocked;
+    try {
+      const { res, body } = await png("/cards/sharks-cove/2026-11-22.png?activity=snorkel", undefined, fresh);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(JSON.parse(body.toString()).code).toBe("unavailable");
+      expect((await fresh.get("/api/v1/conditions?spot=sharks-cove")).status).toBe(200);
+      expect((await fresh.get("/s/sharks-cove/2026-11-22?activity=snorkel")).status).toBe(200);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      await fresh.close();
+    }
+  });
+
   it("escapes every value placed in HTML and SVG", async () => {
     const evil = `<img src=x onerror=alert(1)> "Quote" & 'Apos' </title><script>alert(2)</script>`;
     const records = ["us-hi-oahu.json"].map((f) => RegionRecord.parse(JSON.parse(readFileSync(join(DATA_DIR, "regions", f), "utf8"))));
@@ -345,10 +367,13 @@ describe("card image text and score block", () => {
     expect(wrapped.lines).toBe(2);
   });
 
-  it("draws every text whole on every shipped spot's card and on extreme values: no ellipsis anywhere", async () => {
+  it("draws every text whole on every shipped spot's card and on extreme values: no ellipsis, no character the fonts lack", async () => {
     const shipped = await startService({ catalog: Catalog.load() });
     try {
       const cut: string[] = [];
+      // Characters no card font has a glyph for: resvg would draw an empty box in their place.
+      const noGlyph: string[] = [];
+      const unmapped = (words: string[]) => [...new Set(words.join("").replace(/\s/g, ""))].filter((ch) => ![...engine.widths.advances.values()].some((t) => t.has(ch)));
       // The longest names, and one spot per region (its name, its activities, its sentences): a
       // card of every spot would take a minute on a small machine.
       const spots = shipped.ctx.catalog.spots;
@@ -358,6 +383,8 @@ describe("card image text and score block", () => {
         const m = cardImageModel(await spotDay({ spot: spot.id, date: "2026-11-22", activity: "dive" }, shipped.ctx));
         const { words } = await drawn(m);
         if (words.some((t) => t.includes("…"))) cut.push(`${spot.id}: ${words.join(" / ")}`);
+        const missing = unmapped(words);
+        if (missing.length > 0) noGlyph.push(`${spot.id}: ${missing.join(" ")}`);
       }
       const base = cardImageModel(await spotDay({ spot: "kealakekua-bay", date: "2026-11-22", activity: "spearfish" }, shipped.ctx));
       const extreme: CardImageModel = {
@@ -378,6 +405,8 @@ describe("card image text and score block", () => {
       if (words.some((t) => t.includes("…"))) cut.push(`extreme: ${words.join(" / ")}`);
       writeFileSync(join(OUT, "card-long-texts.png"), await new CardImages().render(extreme));
       expect(cut).toEqual([]);
+      expect(noGlyph).toEqual([]);
+      expect(unmapped(["→"]), "the check finds a character the fonts lack").toEqual(["→"]);
       // The "12 kt NE…" case from the report: the wind value is drawn whole.
       const windy = await drawn({ ...base, metrics: base.metrics.map((x) => (x.label === "Wind" ? { ...x, value: "12 kt NE gusting 18" } : x)) });
       expect(windy.words.join(" / ")).toContain("12 kt NE gusting 18");

@@ -73,7 +73,7 @@ export function cardImageModel(day: CardImageInput): CardImageModel {
   };
 }
 
-/** "moderate breeze, 13 kt ENE gusting 23 (24 km/h)" → value "13 kt ENE gusting 23", sub "moderate breeze · 24 km/h": the word sits under the speed, in the widest column (METRIC_GROW). */
+/** "moderate breeze, 13 kt ENE gusting 23 (24 km/h)" → value "13 kt ENE gusting 23", sub "moderate breeze · 24 km/h": the word sits under the speed, in the widest column (METRIC_GROW, card-draw.ts). */
 function windMetric(v: string | null): CardMetric {
   if (v === null) return { label: "Wind", value: "–", sub: null };
   const { value, sub } = splitMetric(v);

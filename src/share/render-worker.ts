@@ -1,7 +1,8 @@
 // A share-image render worker (src/share/render-pool.ts): draws one card per message, off the
 // main thread, so a render never holds up the event loop that answers everyone else.
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { parentPort } from "node:worker_threads";
-import { collectHeap } from "../heap.js";
 import { localRenderer, type CardImageModel } from "./card-draw.js";
 import { RENDER_COLLECT_EVERY, RENDER_COLLECT_IDLE_MS, type RenderReply } from "./render-pool.js";
 
@@ -12,10 +13,16 @@ const renderer = localRenderer();
  * freed only when the small objects that wrap them are collected. V8 does not know what they hold,
  * so it collects them late: drawing 100 cards in a row left the process at 232 MB, against 130 MB
  * with a full collection every fourth card (BENCHMARKS.md, "Memory budget"; measured with the
- * earlier renderer, whose own garbage was larger). So this worker collects its own heap
- * (src/heap.ts) after every RENDER_COLLECT_EVERY cards, and once when it falls idle, each time
- * after the card has been sent.
+ * earlier renderer, whose own garbage was larger). So this worker collects its own heap after every
+ * RENDER_COLLECT_EVERY cards, and once when it falls idle, after the card has been sent. The `gc`
+ * function comes from V8's flag, set here rather than on the command line so every way of starting
+ * the service (npm start, tests, a process manager) behaves the same.
  */
+setFlagsFromString("--expose-gc");
+const collect = runInNewContext("gc") as () => void;
+// The flag is the process's: off again, so no other context (later workers, vm contexts of the main
+// thread) finds a global `gc` it did not ask for.
+setFlagsFromString("--no-expose-gc");
 let sinceCollect = 0;
 let idle: NodeJS.Timeout | undefined;
 
@@ -23,7 +30,7 @@ function collectNow(): void {
   clearTimeout(idle);
   idle = undefined;
   sinceCollect = 0;
-  collectHeap();
+  collect();
   parentPort!.postMessage({ collected: true } satisfies RenderReply);
 }
 
