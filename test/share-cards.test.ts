@@ -1,7 +1,7 @@
 // Share images and pages over real HTTP (no browser): the PNG itself, its caching, single-flight
 // rendering, problems for bad requests, the card quoting the decision layer, escaping and CSP.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIVITIES } from "../src/activities.js";
@@ -290,14 +290,17 @@ describe("share page and forecast page (HTML)", () => {
     }
   });
 
-  it("without a writable temporary directory for the font files, a card is 503 unavailable and the rest still answers", async () => {
+  it("when the font files cannot be written, a card is 503 unavailable, the rest still answers, and a later card is drawn once they can", async () => {
     const fresh = await startService();
     const before = process.env.TMPDIR;
-    // A file where the directory should be: the render worker (it reads TMPDIR when it starts, on
-    // the first card) cannot make its font directory there.
-    const blocked = join(OUT, "not-a-directory");
+    // A file where the font directory should be: the render worker (it reads TMPDIR when it
+    // starts, on the first card) cannot make the directory, though the temporary directory works.
+    const tmp = join(OUT, "tmp-without-fonts");
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp);
+    const blocked = join(tmp, "ocean-conditions-fonts");
     writeFileSync(blocked, "");
-    process.env.TMPDIR = blocked;
+    process.env.TMPDIR = tmp;
     try {
       const { res, body } = await png("/cards/sharks-cove/2026-11-22.png?activity=snorkel", undefined, fresh);
       expect(res.status).toBe(503);
@@ -305,6 +308,9 @@ describe("share page and forecast page (HTML)", () => {
       expect(JSON.parse(body.toString()).code).toBe("unavailable");
       expect((await fresh.get("/api/v1/conditions?spot=sharks-cove")).status).toBe(200);
       expect((await fresh.get("/s/sharks-cove/2026-11-22?activity=snorkel")).status).toBe(200);
+      // Once the directory can be made, the next card is drawn: a failed load is not kept.
+      rmSync(blocked);
+      expect((await png("/cards/sharks-cove/2026-11-22.png?activity=snorkel", undefined, fresh)).res.status).toBe(200);
     } finally {
       if (before === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = before;

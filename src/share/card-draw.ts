@@ -433,7 +433,12 @@ export async function drawCard(engine: Engine, model: CardImageModel): Promise<B
 /** A renderer in this thread, loaded on first use (the render workers each hold one). */
 export function localRenderer(fonts?: CardFont[]): { render(model: CardImageModel): Promise<Buffer>; warm(): Promise<void> } {
   let engine: Promise<Engine> | undefined;
-  const load = () => (engine ??= loadEngine(fonts));
+  // A load that failed (no writable directory for the font files) is tried again on the next card.
+  const load = () =>
+    (engine ??= loadEngine(fonts).catch((err: unknown) => {
+      engine = undefined;
+      throw err;
+    }));
   return {
     render: async (model) => drawCard(await load(), model),
     async warm() {
