@@ -9,7 +9,8 @@ import { Catalog } from "../src/catalog/catalog.js";
 import { RegionRecord } from "../src/catalog/schema.js";
 import { spotDay } from "../src/decisions/spot-day.js";
 import { DATA_DIR } from "../src/paths.js";
-import { cardSvg, fit, loadEngine, type CardImageModel, type Engine } from "../src/share/card-draw.js";
+import { clampLines, cardSvg, drawCard, fit, loadEngine, type CardImageModel, type Engine } from "../src/share/card-draw.js";
+import { RenderPool } from "../src/share/render-pool.js";
 import { CardImages, cardImageModel } from "../src/share/card-image.js";
 import { UNRANKED_TEST_REGION } from "./helpers/catalog.js";
 import { recommendSpot } from "../tools/recommend-spot.js";
@@ -291,16 +292,11 @@ describe("share page and forecast page (HTML)", () => {
   });
 
   it("when the font files cannot be written, a card is 503 unavailable, the rest still answers, and a later card is drawn once they can", async () => {
-    const fresh = await startService();
-    const before = process.env.TMPDIR;
-    // A file where the font directory should be: the render worker (it reads TMPDIR when it
-    // starts, on the first card) cannot make the directory, though the temporary directory works.
-    const tmp = join(OUT, "tmp-without-fonts");
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp);
-    const blocked = join(tmp, "ocean-conditions-fonts");
+    // A file where the render worker's font directory should be: it cannot make the directory.
+    const blocked = join(OUT, "fonts-blocked");
+    rmSync(blocked, { recursive: true, force: true });
     writeFileSync(blocked, "");
-    process.env.TMPDIR = tmp;
+    const fresh = await startService({ cardImages: new CardImages({ renderer: new RenderPool({ concurrency: 1, queue: 8, fontDirectory: blocked }) }) });
     try {
       const { res, body } = await png("/cards/sharks-cove/2026-11-22.png?activity=snorkel", undefined, fresh);
       expect(res.status).toBe(503);
@@ -312,8 +308,6 @@ describe("share page and forecast page (HTML)", () => {
       rmSync(blocked);
       expect((await png("/cards/sharks-cove/2026-11-22.png?activity=snorkel", undefined, fresh)).res.status).toBe(200);
     } finally {
-      if (before === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = before;
       await fresh.close();
     }
   });
@@ -420,6 +414,39 @@ describe("card image text and score block", () => {
       await shipped.close();
     }
   }, 120_000);
+
+  it("never fails on text it cannot fit: a word wider than its box is cut between characters, control characters are dropped", async () => {
+    const w = engine.widths;
+    const word = "Supercalifragilisticexpialidocious-and-then-some";
+    const lines = clampLines(w, `Short ${word}`, 300, 36, 800, 2);
+    expect(lines.length).toBeLessThanOrEqual(2);
+    for (const line of lines) expect(w.width(line, 36, 800)).toBeLessThanOrEqual(300);
+    expect(clampLines(w, word, 300, 36, 800, 0)).toEqual([]);
+    const base = cardImageModel(await spotDay({ spot: "sharks-cove", date: "2026-11-22", activity: "snorkel" }, svc.ctx));
+    const odd: CardImageModel = {
+      ...base,
+      spotName: `Bell\u0007 Reef\u0000 ${word}${word}`,
+      metrics: base.metrics.map((x) => (x.label === "Water" ? { ...x, value: "25.5–26.5°C/78–80°F" } : x)),
+    };
+    const { words } = await drawn(odd);
+    expect(words.join(" ")).toContain("Bell");
+    // eslint-disable-next-line no-control-regex
+    expect(words.join(" ")).not.toMatch(/[\u0000-\u001F]/);
+    const png = await drawCard(engine, odd);
+    expect(pngSize(png)).toEqual({ width: 1200, height: 630 });
+  });
+
+  it("draws the text even when the font files have been removed since", async () => {
+    const dir = join(OUT, "fonts-removed");
+    rmSync(dir, { recursive: true, force: true });
+    const own = await loadEngine(undefined, dir);
+    const model = cardImageModel(await spotDay({ spot: "sharks-cove", date: "2026-11-22", activity: "snorkel" }, svc.ctx));
+    const whole = await drawCard(own, model);
+    expect(own.fontFiles.every((f) => f.startsWith(dir))).toBe(true);
+    // A temporary-file cleaner removes them: resvg would draw the card without any text.
+    rmSync(dir, { recursive: true, force: true });
+    expect((await drawCard(own, model)).equals(whole)).toBe(true);
+  });
 
   it("a score that is not ranked looks it: grey, named a conditions score, with the reason, and no tier colour", async () => {
     const unranked = cardImageModel(await spotDay({ spot: "lovers-cove-catalina", date: "2026-11-22", activity: "snorkel" }, svc.ctx));

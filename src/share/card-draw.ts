@@ -3,6 +3,7 @@
 // resvg rasterising it to PNG with the same fonts. What is drawn comes in as a plain model
 // (card-image.ts builds it); this module imports nothing of the service's data, so a render worker
 // loads only this, the fonts and resvg.
+import { existsSync } from "node:fs";
 import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import { CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { NO_DATA_COLOR } from "../forecast/tiers.js";
@@ -89,18 +90,34 @@ function room(width: number): number {
 }
 
 /**
- * `s` broken into lines of at most `width` px, only at spaces; null when one word alone is wider
- * than the box.
+ * `s` broken into lines of at most `width` px, at spaces. A word wider than the box alone makes it
+ * null, unless `split` is set: then such a word is cut between characters, as a last resort.
  */
-export function breakLines(widths: TextWidths, s: string, width: number, size: number, weight: number): string[] | null {
+export function breakLines(widths: TextWidths, s: string, width: number, size: number, weight: number, split = false): string[] | null {
   const max = room(width);
   const space = widths.width(" ", size, weight);
   const lines: string[] = [];
   let line = "";
   let used = 0;
+  const words: string[] = [];
   for (const word of s.split(" ")) {
+    if (widths.width(word, size, weight) <= max) words.push(word);
+    else if (!split) return null;
+    else {
+      // As many characters as fit, then the rest on the next piece.
+      let piece = "";
+      for (const ch of word) {
+        if (piece !== "" && widths.width(piece + ch, size, weight) > max) {
+          words.push(piece);
+          piece = "";
+        }
+        piece += ch;
+      }
+      words.push(piece);
+    }
+  }
+  for (const word of words) {
     const w = widths.width(word, size, weight);
-    if (w > max) return null;
     if (line === "") {
       line = word;
       used = w;
@@ -148,16 +165,13 @@ export function fit(widths: TextWidths, s: string, width: number, o: { max: numb
  * fall short, and the share-card test fails on any ellipsis drawn.
  */
 export function clampLines(widths: TextWidths, s: string, width: number, size: number, weight: number, maxLines: number): string[] {
+  if (maxLines < 1) return [];
   const max = room(width);
-  const broken = breakLines(widths, s, width, size, weight);
-  let lines = broken ?? [s];
-  const cut = lines.length > maxLines || lines.some((l) => widths.width(l, size, weight) > max);
-  if (!cut) return lines;
-  lines = lines.slice(0, maxLines);
-  let last = broken && broken.length > maxLines ? `${lines[maxLines - 1]} ${broken.slice(maxLines).join(" ")}` : lines[maxLines - 1]!;
+  const lines = breakLines(widths, s, width, size, weight, true)!;
+  if (lines.length <= maxLines) return lines;
+  let last = lines.slice(maxLines - 1).join(" ");
   while (last.length > 0 && widths.width(last + ELLIPSIS, size, weight) > max) last = [...last].slice(0, -1).join("");
-  lines[maxLines - 1] = last.trimEnd() + ELLIPSIS;
-  return lines;
+  return [...lines.slice(0, maxLines - 1), last.trimEnd() + ELLIPSIS];
 }
 
 const PAD = 56;
@@ -208,7 +222,9 @@ interface TextStyle {
   anchor?: "start" | "middle" | "end";
 }
 
-const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+/** Text and attribute values for the SVG: markup escaped, and control characters (which XML forbids, and resvg then refuses the card) dropped. */
+// eslint-disable-next-line no-control-regex
+const escapeXml = (s: string) => s.replace(/[\u0000-\u001F]/g, " ").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /** The card's drawing, built top to bottom: SVG fragments and the text layout's measures. */
 class Canvas {
@@ -230,7 +246,7 @@ class Canvas {
   }
 
   text(t: TextStyle, lines: string[], x: number, top: number): void {
-    const attrs = `font-family="${CARD_FONT_FAMILY}" font-size="${t.size}" font-weight="${t.weight}" fill="${t.color}"${t.letterSpacing ? ` letter-spacing="${t.letterSpacing}"` : ""}${t.anchor && t.anchor !== "start" ? ` text-anchor="${t.anchor}"` : ""}`;
+    const attrs = `font-family="${CARD_FONT_FAMILY}" font-size="${t.size}" font-weight="${t.weight}" fill="${escapeXml(t.color)}"${t.letterSpacing ? ` letter-spacing="${t.letterSpacing}"` : ""}${t.anchor && t.anchor !== "start" ? ` text-anchor="${t.anchor}"` : ""}`;
     lines.forEach((line, i) => {
       const y = this.baseline(t, top + i * this.lineHeight(t));
       this.parts.push(`<text x="${round(x)}" y="${round(y)}" ${attrs}>${escapeXml(line)}</text>`);
@@ -238,7 +254,7 @@ class Canvas {
   }
 
   rect(x: number, y: number, w: number, h: number, fill: string, extra = ""): void {
-    this.parts.push(`<rect x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}" fill="${fill}"${extra}/>`);
+    this.parts.push(`<rect x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}" fill="${escapeXml(fill)}"${extra}/>`);
   }
 }
 
@@ -409,18 +425,24 @@ function drawScoreBlock(c: Canvas, widths: TextWidths, m: CardImageModel, ink: s
 /** The renderer's library and fonts, loaded on first use (resvg's native module and the unpacked fonts). */
 export interface Engine {
   Resvg: typeof ResvgClass;
-  /** The faces as TrueType files resvg reads (src/share/fonts.ts). */
+  fonts: CardFont[];
+  /** Where the TrueType files go: the user's shared directory unless a test names another. */
+  fontDirectory: string | undefined;
+  /** The faces as TrueType files resvg reads (src/share/fonts.ts); written again should they vanish. */
   fontFiles: string[];
   widths: TextWidths;
   metrics: VerticalMetrics;
 }
 
-export async function loadEngine(fonts: CardFont[] = loadCardFonts()): Promise<Engine> {
+export async function loadEngine(fonts: CardFont[] = loadCardFonts(), fontDirectory?: string): Promise<Engine> {
   const { Resvg } = await import("@resvg/resvg-js");
-  return { Resvg, fontFiles: cardFontFiles(fonts), widths: TextWidths.of(fonts), metrics: { ascent: fonts[0]!.ascent, descent: fonts[0]!.descent } };
+  return { Resvg, fonts, fontDirectory, fontFiles: cardFontFiles(fonts, fontDirectory), widths: TextWidths.of(fonts), metrics: { ascent: fonts[0]!.ascent, descent: fonts[0]!.descent } };
 }
 
 function rasterise(engine: Engine, svg: string): Buffer {
+  // resvg reads the files on every render and draws no text, without an error, from a missing one:
+  // a temporary-file cleaner must not turn cards blank.
+  if (!engine.fontFiles.every((f) => existsSync(f))) engine.fontFiles = cardFontFiles(engine.fonts, engine.fontDirectory);
   const font = { loadSystemFonts: false, fontFiles: engine.fontFiles, defaultFontFamily: CARD_FONT_FAMILY };
   return new engine.Resvg(svg, { fitTo: { mode: "original" }, font }).render().asPng();
 }
@@ -431,11 +453,11 @@ export async function drawCard(engine: Engine, model: CardImageModel): Promise<B
 }
 
 /** A renderer in this thread, loaded on first use (the render workers each hold one). */
-export function localRenderer(fonts?: CardFont[]): { render(model: CardImageModel): Promise<Buffer>; warm(): Promise<void> } {
+export function localRenderer(fonts?: CardFont[], fontDirectory?: string): { render(model: CardImageModel): Promise<Buffer>; warm(): Promise<void> } {
   let engine: Promise<Engine> | undefined;
   // A load that failed (no writable directory for the font files) is tried again on the next card.
   const load = () =>
-    (engine ??= loadEngine(fonts).catch((err: unknown) => {
+    (engine ??= loadEngine(fonts, fontDirectory).catch((err: unknown) => {
       engine = undefined;
       throw err;
     }));

@@ -3,11 +3,11 @@
 //
 // @fontsource ships WOFF; resvg (through fontdb) reads only plain TrueType/OpenType, and only from
 // files. So each WOFF is unpacked once into its TrueType form (WOFF 1.0 is the sfnt's tables, each
-// zlib-compressed) and written, under a name that is its content hash, to a directory of the system's
-// temporary directory, where every process and worker of the service shares it. The same tables give
+// zlib-compressed) and written, under a name that is its content hash, to this user's directory in
+// the system's temporary directory, where every process and worker of the service shares it. The same tables give
 // the advance width of every glyph, which the card's layout fits its text with.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -140,19 +140,45 @@ export function loadCardFonts(): CardFont[] {
 }
 
 /**
- * Paths of the faces as TrueType files, for resvg: written once under their content hash (to a
- * temporary name, then renamed, so a process reading meanwhile never sees half a file).
+ * The directory the TrueType files go to: this user's own, under the system's temporary directory
+ * (`TMPDIR`), so the service's processes and workers share one copy.
  */
-export function cardFontFiles(fonts: CardFont[] = loadCardFonts()): string[] {
-  const dir = join(tmpdir(), "ocean-conditions-fonts");
-  mkdirSync(dir, { recursive: true });
+export function cardFontDirectory(): string {
+  return join(tmpdir(), `ocean-conditions-fonts-${process.getuid?.() ?? "user"}`);
+}
+
+/**
+ * Paths of the faces as TrueType files, for resvg. A file already there is used only if it holds
+ * exactly these bytes; otherwise it is written (to a temporary name, then renamed, so a process
+ * reading meanwhile never sees half a file). A directory that is not this user's alone (another
+ * user made it first, or others may write to it) is not trusted: this process then uses a private
+ * one of its own.
+ */
+export function cardFontFiles(fonts: CardFont[] = loadCardFonts(), directory = cardFontDirectory()): string[] {
+  let dir = directory;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = statSync(dir);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) dir = mkdtempSync(`${dir}-`);
   return fonts.map((f) => {
     const file = join(dir, `inter-${f.weight}-${createHash("sha256").update(f.ttf).digest("hex").slice(0, 16)}.ttf`);
-    if (!existsSync(file)) {
+    if (!holds(file, f.ttf)) {
       const partial = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
-      writeFileSync(partial, f.ttf);
-      renameSync(partial, file);
+      try {
+        writeFileSync(partial, f.ttf);
+        renameSync(partial, file);
+      } catch (err) {
+        rmSync(partial, { force: true });
+        throw err;
+      }
     }
     return file;
   });
+}
+
+function holds(file: string, bytes: Buffer): boolean {
+  try {
+    return readFileSync(file).equals(bytes);
+  } catch {
+    return false;
+  }
 }

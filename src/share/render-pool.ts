@@ -2,7 +2,7 @@
 // at most RENDER_QUEUE waiting; past that a render is refused at once with 503 unavailable and
 // Retry-After instead of piling up. One caller holds at most a quarter of those places (drawn and
 // waiting together; RenderPool.share), so a caller keeping many fresh renders in flight is refused
-// its own past that while everyone else's cards are still drawn. Drawing a card takes 50–165 ms of CPU; in the main thread that
+// its own past that while everyone else's cards are still drawn. Drawing a card takes about 45 ms of CPU; in the main thread that
 // held up every other request for as long.
 import { Worker } from "node:worker_threads";
 import { ServiceError } from "../errors.js";
@@ -39,15 +39,16 @@ export const RENDER_IDLE_MS = 10_000;
  * The worker's entry: the built .js next to this file, or, when running from TypeScript sources
  * (tests, tsx), the .ts file loaded through tsx's loader inside the worker.
  */
-function spawnWorker(): Worker {
+function spawnWorker(fontDirectory: string | undefined): Worker {
   const compiled = import.meta.url.endsWith(".js");
   const entry = new URL(compiled ? "./render-worker.js" : "./render-worker.ts", import.meta.url);
   // A small young generation, as the main process runs with (package.json "start"): a card's
   // garbage is short-lived, and each worker's heap adds to the process's RSS.
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
-  if (compiled) return new Worker(entry, { resourceLimits });
+  const workerData = { fontDirectory };
+  if (compiled) return new Worker(entry, { resourceLimits, workerData });
   const tsx = import.meta.resolve("tsx/esm/api");
-  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, resourceLimits });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, resourceLimits, workerData });
 }
 
 const WORKER_YOUNG_GENERATION_MB = 6;
@@ -68,17 +69,20 @@ export class RenderPool implements CardRenderer {
   /** At most this many of those per owner: a quarter of the places, at least one. */
   readonly share: number;
   readonly #idleMs: number;
+  readonly #fontDirectory: string | undefined;
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
   #nextId = 0;
   #closed = false;
   #collections = 0;
 
-  constructor(opts: { concurrency: number; queue: number; idleMs?: number }) {
+  /** `fontDirectory`: where the workers write the font files (tests); the user's shared one by default. */
+  constructor(opts: { concurrency: number; queue: number; idleMs?: number; fontDirectory?: string }) {
     this.#size = opts.concurrency;
     this.#queueMax = opts.queue;
     this.share = Math.max(1, Math.ceil((opts.concurrency + opts.queue) / 4));
     this.#idleMs = opts.idleMs ?? RENDER_IDLE_MS;
+    this.#fontDirectory = opts.fontDirectory;
   }
 
   /** Workers running (an idle one is stopped after RENDER_IDLE_MS). */
@@ -145,7 +149,7 @@ export class RenderPool implements CardRenderer {
   }
 
   #spawn(): Slot {
-    const slot: Slot = { worker: spawnWorker(), job: null, ids: new Map(), dead: false };
+    const slot: Slot = { worker: spawnWorker(this.#fontDirectory), job: null, ids: new Map(), dead: false };
     const ids = slot.ids;
     slot.worker.unref();
     slot.worker.on("message", (msg: RenderReply) => {

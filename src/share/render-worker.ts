@@ -2,11 +2,11 @@
 // main thread, so a render never holds up the event loop that answers everyone else.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { localRenderer, type CardImageModel } from "./card-draw.js";
 import { RENDER_COLLECT_EVERY, RENDER_COLLECT_IDLE_MS, type RenderReply } from "./render-pool.js";
 
-const renderer = localRenderer();
+const renderer = localRenderer(undefined, (workerData as { fontDirectory?: string } | null)?.fontDirectory);
 
 /**
  * resvg keeps each card's parsed SVG tree and its 1200×630 pixmap (about 4 MB) outside V8's heap,
