@@ -38,7 +38,7 @@ export const LAYERS = [
   {
     name: "services",
     what: "the long-lived parts the context holds: metering (keys, rate limits, allotments), the answers shared by REST and MCP (valid per hour and forecast version), the share-image renderer and its worker pool, the validation record (scoring, pair store, report)",
-    paths: ["^src/metering/", "^src/answer-cache\\.ts$", "^src/share/(card-draw|card-image|fonts|palette|render-pool|render-worker)\\.ts$", "^src/validation/(report|schema|scorer|store|validation)\\.ts$"],
+    paths: ["^src/metering/", "^src/answer-cache\\.ts$", "^src/share/(card-draw|card-image|escape|fonts|palette|render-pool|render-worker)\\.ts$", "^src/validation/(report|schema|scorer|store|validation)\\.ts$"],
   },
   {
     name: "context",

@@ -11,7 +11,8 @@ import { DISCLAIMER, SERVICE_NAME } from "../attribution.js";
 import type { ServiceContext } from "../context.js";
 import { DISCOVERY } from "../mcp/discovery.js";
 import { TOOLS } from "../mcp/server.js";
-import { esc, html, raw, type Raw } from "../share/html.js";
+import { esc } from "../share/escape.js";
+import { html, raw, type Raw } from "../share/html.js";
 import { CompressedBody } from "./compressed.js";
 import { API_SUMMARY, openApiDocument } from "./openapi.js";
 

@@ -8,6 +8,7 @@ import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import { CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { NO_DATA_COLOR } from "../forecast/tiers.js";
 import { CARD_FONT_FAMILY, CARD_FONT_WEIGHTS, cardFontFiles, loadCardFonts, type CardFont } from "./fonts.js";
+import { esc } from "./escape.js";
 import { inkOn, PALETTE } from "./palette.js";
 
 /** Bump when the layout changes, so cached images and ETags from the old layout are not reused. */
@@ -222,9 +223,6 @@ interface TextStyle {
   anchor?: "start" | "middle" | "end";
 }
 
-/** Text and attribute values for the SVG: markup escaped, and control characters (which XML forbids, and resvg then refuses the card) dropped. */
-// eslint-disable-next-line no-control-regex
-const escapeXml = (s: string) => s.replace(/[\u0000-\u001F]/g, " ").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /** The card's drawing, built top to bottom: SVG fragments and the text layout's measures. */
 class Canvas {
@@ -246,15 +244,15 @@ class Canvas {
   }
 
   text(t: TextStyle, lines: string[], x: number, top: number): void {
-    const attrs = `font-family="${CARD_FONT_FAMILY}" font-size="${t.size}" font-weight="${t.weight}" fill="${escapeXml(t.color)}"${t.letterSpacing ? ` letter-spacing="${t.letterSpacing}"` : ""}${t.anchor && t.anchor !== "start" ? ` text-anchor="${t.anchor}"` : ""}`;
+    const attrs = `font-family="${CARD_FONT_FAMILY}" font-size="${t.size}" font-weight="${t.weight}" fill="${esc(t.color)}"${t.letterSpacing ? ` letter-spacing="${t.letterSpacing}"` : ""}${t.anchor && t.anchor !== "start" ? ` text-anchor="${t.anchor}"` : ""}`;
     lines.forEach((line, i) => {
       const y = this.baseline(t, top + i * this.lineHeight(t));
-      this.parts.push(`<text x="${round(x)}" y="${round(y)}" ${attrs}>${escapeXml(line)}</text>`);
+      this.parts.push(`<text x="${round(x)}" y="${round(y)}" ${attrs}>${esc(line)}</text>`);
     });
   }
 
   rect(x: number, y: number, w: number, h: number, fill: string, extra = ""): void {
-    this.parts.push(`<rect x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}" fill="${escapeXml(fill)}"${extra}/>`);
+    this.parts.push(`<rect x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}" fill="${esc(fill)}"${extra}/>`);
   }
 }
 

@@ -4,8 +4,8 @@
 // @fontsource ships WOFF; resvg (through fontdb) reads only plain TrueType/OpenType, and only from
 // files. So each WOFF is unpacked once into its TrueType form (WOFF 1.0 is the sfnt's tables, each
 // zlib-compressed) and written, under a name that is its content hash, to this user's directory in
-// the system's temporary directory, where every process and worker of the service shares it. The same tables give
-// the advance width of every glyph, which the card's layout fits its text with.
+// the system's temporary directory, where every process and worker of the service shares it. The
+// same tables give the advance width of every glyph, which the card's layout fits its text with.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,7 +29,6 @@ export interface CardFont {
   /** hhea ascender and descender in ems (the descender positive, below the baseline). */
   ascent: number;
   descent: number;
-  lineGap: number;
 }
 
 /** The sfnt (TrueType) a WOFF 1.0 file wraps: its tables unpacked, in the same order. */
@@ -115,7 +114,7 @@ function characterMap(ttf: Buffer): Map<number, number> {
 }
 
 /** Advance widths (ems) by character, and the vertical metrics, from a TrueType font's tables. */
-export function fontMetrics(ttf: Buffer): Pick<CardFont, "advances" | "ascent" | "descent" | "lineGap"> {
+export function fontMetrics(ttf: Buffer): Pick<CardFont, "advances" | "ascent" | "descent"> {
   const unitsPerEm = table(ttf, "head").readUInt16BE(18);
   const hhea = table(ttf, "hhea");
   const hmtx = table(ttf, "hmtx");
@@ -123,7 +122,7 @@ export function fontMetrics(ttf: Buffer): Pick<CardFont, "advances" | "ascent" |
   const advance = (glyph: number) => hmtx.readUInt16BE(4 * Math.min(glyph, longMetrics - 1));
   const advances = new Map<string, number>();
   for (const [c, glyph] of characterMap(ttf)) advances.set(String.fromCodePoint(c), advance(glyph) / unitsPerEm);
-  return { advances, ascent: hhea.readInt16BE(4) / unitsPerEm, descent: -hhea.readInt16BE(6) / unitsPerEm, lineGap: hhea.readInt16BE(8) / unitsPerEm };
+  return { advances, ascent: hhea.readInt16BE(4) / unitsPerEm, descent: -hhea.readInt16BE(6) / unitsPerEm };
 }
 
 let loaded: CardFont[] | undefined;

@@ -7,7 +7,7 @@ import { round } from "../geo.js";
 import { tideHeightAt } from "../sources/tides.js";
 import type { TideEvent } from "../sources/types.js";
 import { addDays, dateLabel, localDate, localHHMM, shortDate, zonedInstant } from "../time/zone.js";
-import { esc } from "./html.js";
+import { esc } from "./escape.js";
 import { inkOn, PALETTE } from "./palette.js";
 
 export interface ChartPeriod {

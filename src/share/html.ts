@@ -4,15 +4,9 @@
 import { createHash } from "node:crypto";
 import { DISCLAIMER, type DataCredit } from "../attribution.js";
 import { NO_DATA_COLOR, TIERS } from "../forecast/tiers.js";
+import { esc } from "./escape.js";
 import { inkOn, PALETTE } from "./palette.js";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Escapes a value for HTML text and double- or single-quoted attributes (and SVG, which is XML). */
-export function esc(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return "";
-  return String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
 
 /** A template tag whose interpolations are escaped unless wrapped in `raw()`. */
 export class Raw {
