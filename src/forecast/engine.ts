@@ -11,7 +11,7 @@ import type { PeriodJson } from "../schemas/conditions.js";
 import { freshnessOf, type Freshness } from "../sources/freshness.js";
 import { tideHeightAt, tideStateAt } from "../sources/tides.js";
 import { NO_ORIGIN, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type TideEvent, type TideSeries } from "../sources/types.js";
-import { flat } from "../flat.js";
+import { intern } from "../flat.js";
 import { isoWithOffset, localDate, monthOf } from "../time/zone.js";
 import { isDaylightSlot, periodSlots } from "./periods.js";
 import { effectiveWindKt, scoreConditions } from "./score.js";
@@ -222,8 +222,8 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
     const visFt = vis ? Math.round(vis.ft) : null;
     const json: PeriodJson = {
       kind,
-      start: flat(isoWithOffset(start, spot.timezone)),
-      end: flat(isoWithOffset(end, spot.timezone)),
+      start: intern(isoWithOffset(start, spot.timezone)),
+      end: intern(isoWithOffset(end, spot.timezone)),
       rating,
       score,
       visibility_ft: visFt,
@@ -240,7 +240,7 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
       water_temp_c: waterTempC === null ? null : round(waterTempC, 1),
       confidence,
       visibility_source: vis?.source ?? null,
-      why: flat(why),
+      why: intern(why),
     };
     const key = [...used].sort((a, b) => a - b).join(",");
     let origins = originSets.get(key);

@@ -65,12 +65,19 @@ interface Count {
  * per policy), in an LRU capped at `maxCallers`, so a flood of new addresses evicts the least
  * recently seen callers instead of growing without bound.
  */
+/**
+ * Each caller counts one towards a bound given as `maxSize`, not `max`: lru-cache allocates its
+ * tables for `max` entries up front (1.8 MB for these two at the default 50,000 callers, held from
+ * start-up by a process that may never see a hundred), and grows them as entries come for `maxSize`.
+ */
+const ONE = () => 1;
+
 export class MemoryCounters {
   // Plain arrays of numbers: a typed array costs several hundred bytes more per caller in V8.
   readonly #callers: LRUCache<string, number[]>;
 
   constructor(maxCallers: number) {
-    this.#callers = new LRUCache({ max: maxCallers });
+    this.#callers = new LRUCache({ maxSize: maxCallers, sizeCalculation: ONE });
   }
 
   get size(): number {
@@ -124,7 +131,7 @@ export class RateLimits {
   constructor(cfg: RateLimitConfig, redis: Redis | null, catalogSize: number) {
     this.#redis = redis;
     this.#memory = new MemoryCounters(cfg.maxCallers);
-    this.#seen = new LRUCache({ max: Math.min(cfg.maxCallers, 20_000), ttl: 2 * DAY_S * 1000 });
+    this.#seen = new LRUCache({ maxSize: Math.min(cfg.maxCallers, 20_000), sizeCalculation: ONE, ttl: 2 * DAY_S * 1000 });
     const m = cfg.aiFetcherMultiplier;
     // Distinct-spot caps stay meaningful for AI fetchers: multiplied, but never past half the
     // catalogue (or the ordinary cap, when that is already larger), so no caller maps it whole.
