@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { periodSlots } from "../src/forecast/periods.js";
-import { addDays, dateLabel, daysBetween, isoWithOffset, isValidDate, localDate, offsetMinutes, zonedInstant } from "../src/time/zone.js";
+import { Catalog } from "../src/catalog/catalog.js";
+import { addDays, dateLabel, daysBetween, intlOffsetMinutes, isKnownTimeZone, isoWithOffset, isValidDate, localDate, offsetMinutes, zonedInstant, zoneTable } from "../src/time/zone.js";
 
 const H = 3_600_000;
 
@@ -108,5 +109,44 @@ describe("calendar dates", () => {
     expect(dateLabel("2026-11-21", "2026-11-21")).toBe("Today");
     expect(dateLabel("2026-11-22", "2026-11-21")).toBe("Tomorrow");
     expect(dateLabel("2026-11-28", "2026-11-21")).toBe("Sat, Nov 28");
+  });
+});
+
+describe("the offset table (data/time-zones.json)", () => {
+  it("covers every zone of the catalogue, so the service never loads ICU's zone data for them", () => {
+    const zones = new Set(Catalog.load().regions.map((r) => r.timezone));
+    const missing = [...zones].filter((z) => !zoneTable().zones[z]);
+    expect(missing, "run npm run data:zones").toEqual([]);
+  });
+
+  it("agrees with this runtime's time-zone rules at every change it lists and every 29 hours in between", () => {
+    const { from, until, zones } = zoneTable();
+    const disagree: string[] = [];
+    for (const [zone, changes] of Object.entries(zones)) {
+      const instants: number[] = [];
+      for (let i = 2; i < changes.length; i += 2) instants.push(changes[i]! * 60_000 - 60_000, changes[i]! * 60_000);
+      for (let t = from; t < until; t += 29 * H) instants.push(t);
+      for (const t of instants) {
+        const want = intlOffsetMinutes(t, zone);
+        if (offsetMinutes(t, zone) !== want) {
+          disagree.push(`${zone} at ${new Date(t).toISOString()}: table ${offsetMinutes(t, zone)}, runtime ${want}`);
+          break;
+        }
+      }
+    }
+    // A runtime with newer rules (a country changed its clocks) fails here: regenerate the table.
+    expect(disagree, `the table was written from tz ${zoneTable().tz}, this runtime has ${process.versions.tz}: run npm run data:zones`).toEqual([]);
+  });
+
+  it("asks Intl for a zone it does not list and for years outside it", () => {
+    expect(zoneTable().zones["Europe/Vienna"]).toBeUndefined();
+    expect(offsetMinutes(new Date("2026-07-01T12:00:00Z"), "Europe/Vienna")).toBe(120);
+    expect(offsetMinutes(new Date("2026-12-01T12:00:00Z"), "Europe/Vienna")).toBe(60);
+    expect(isKnownTimeZone("Europe/Vienna")).toBe(true);
+    expect(isKnownTimeZone("Mars/Olympus_Mons")).toBe(false);
+    // Sydney's daylight time in 2045, beyond the table's years.
+    expect(zoneTable().until).toBeLessThan(Date.parse("2045-01-15T00:00:00Z"));
+    expect(offsetMinutes(new Date("2045-01-15T00:00:00Z"), "Australia/Sydney")).toBe(660);
+    expect(offsetMinutes(new Date("2045-07-15T00:00:00Z"), "Australia/Sydney")).toBe(600);
   });
 });

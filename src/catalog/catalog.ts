@@ -7,6 +7,7 @@ import { isKnownTimeZone } from "../time/zone.js";
 import { DATA_DIR } from "../paths.js";
 import { regionLevels, type RegionLevels } from "./levels.js";
 import { RegionRecord, type SpotRecord } from "./schema.js";
+import { byCodeUnit } from "../order.js";
 
 export interface BBox {
   south: number;
@@ -99,7 +100,7 @@ export class Catalog {
   byDistance(lat: number, lon: number, spots: readonly Spot[] = this.spots): SpotWithDistance[] {
     return spots
       .map((spot) => ({ spot, distanceKm: distanceKm(lat, lon, spot.lat, spot.lon) }))
-      .sort((a, b) => a.distanceKm - b.distanceKm || a.spot.id.localeCompare(b.spot.id));
+      .sort((a, b) => a.distanceKm - b.distanceKm || byCodeUnit(a.spot.id, b.spot.id));
   }
 
   nearest(lat: number, lon: number): SpotWithDistance {

@@ -12,6 +12,7 @@ import type { ConsideredSchema } from "../schemas/decisions.js";
 import type { z } from "zod";
 import type { Candidate } from "./request.js";
 import { depthUnsuitability, judgedUnsuitability } from "./suitability.js";
+import { byCodeUnit } from "../order.js";
 
 export type Considered = z.infer<typeof ConsideredSchema>;
 
@@ -95,7 +96,7 @@ export const BEST_DAY_NOISE_MARGIN = 5;
 
 /** Days best first, as the spec ranks them: the higher score, and on equal scores the nearer day. */
 export function rankDays<T extends { date: string; score: number }>(days: readonly T[]): T[] {
-  return [...days].sort((a, b) => b.score - a.score || a.date.localeCompare(b.date));
+  return [...days].sort((a, b) => b.score - a.score || byCodeUnit(a.date, b.date));
 }
 
 /** Negative when `a` is the better period: higher score, then the activity's tie-breaks. */
@@ -140,7 +141,7 @@ export async function evaluateDay(screenedForActivity: ScreenedCandidates, date:
     (a, b) =>
       compareConditions(a.period, b.period, activity.tieBreak) ||
       (a.candidate.distanceKm ?? 0) - (b.candidate.distanceKm ?? 0) ||
-      a.candidate.spot.id.localeCompare(b.candidate.spot.id),
+      byCodeUnit(a.candidate.spot.id, b.candidate.spot.id),
   );
   const dataTime = timed.reduce<Date | null>((t, f) => (t === null || f.generatedAt > t ? f.generatedAt : t), null);
   return { options, considered: { scored: options.length, excluded: screened.excluded, skipped }, dataTime };

@@ -6,6 +6,7 @@ import { round } from "../geo.js";
 import { optionalString, parsePoint, type Raw } from "../params.js";
 import type { SpotListJson } from "../schemas/catalog.js";
 import { regionRef } from "../schemas/refs.js";
+import { byCodeUnit } from "../order.js";
 
 /** The spots directory's query parameters, as documented in the OpenAPI document. */
 export const SpotsQuerySchema = z.object({
@@ -29,7 +30,7 @@ export function listSpots(input: ListSpotsInput, ctx: ServiceContext): SpotListJ
   let spots = q === undefined ? [...ctx.catalog.spots] : ctx.catalog.search(q);
   if (regionId !== undefined) spots = spots.filter((s) => s.region.id === regionId);
   const distances = point ? new Map(ctx.catalog.byDistance(point.lat, point.lon, spots).map((d) => [d.spot.id, d.distanceKm])) : null;
-  if (distances) spots.sort((a, b) => distances.get(a.id)! - distances.get(b.id)! || a.id.localeCompare(b.id));
+  if (distances) spots.sort((a, b) => distances.get(a.id)! - distances.get(b.id)! || byCodeUnit(a.id, b.id));
   const regionIds = new Set(spots.map((s) => s.region.id));
   return {
     schema: "service.spots.v1",

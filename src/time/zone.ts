@@ -1,6 +1,34 @@
-// Spot-local calendar arithmetic on IANA zones via Intl (Node 20 ships full ICU).
-// Dates are "YYYY-MM-DD" strings in the spot's zone; instants are Date objects.
+// Spot-local calendar arithmetic on IANA zones. Dates are "YYYY-MM-DD" strings in the spot's zone;
+// instants are Date objects.
+//
+// A zone's UTC offset comes from data/time-zones.json: every offset change of each catalogue zone
+// from 2020 to 2040, written by `npm run data:zones` from this runtime's own time-zone rules (Intl,
+// the ICU that Node ships), which the test suite checks it still agrees with. Asking Intl instead
+// costs a process about 12 MB of memory (ICU's zone and locale data, and a formatter per zone;
+// measured over the catalogue's 34 zones on Node 20) and microseconds per call. A zone the table
+// lacks, or an instant outside its years, is asked of Intl.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DAY_MS, HOUR_MS } from "../clock.js";
+import { DATA_DIR } from "../paths.js";
+
+/** The offset table as data/time-zones.json holds it. */
+export interface ZoneTable {
+  /** The IANA time-zone database release the offsets were read from (`process.versions.tz`). */
+  tz: string;
+  /** The years covered, as instants in ms: [from, until). */
+  from: number;
+  until: number;
+  /** Per zone, its offset changes as pairs: minutes since the epoch, then the offset in minutes from then on. */
+  zones: Record<string, number[]>;
+}
+
+let table: ZoneTable | undefined;
+
+export function zoneTable(): ZoneTable {
+  table ??= JSON.parse(readFileSync(join(DATA_DIR, "time-zones.json"), "utf8")) as ZoneTable;
+  return table;
+}
 
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -16,75 +44,52 @@ function partsFormatter(timeZone: string): Intl.DateTimeFormat {
       hour: "2-digit",
       minute: "2-digit",
       second: "2-digit",
-      weekday: "short",
     });
     partsFormatters.set(timeZone, f);
   }
   return f;
 }
 
-export interface LocalParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  /** 0 = Sunday. */
-  weekday: number;
+/** UTC offset of `timeZone` at instant `ms` (whole seconds), in minutes, as Intl reads the zone's rules. */
+export function intlOffsetMinutes(ms: number, timeZone: string): number {
+  const p: Record<string, number> = {};
+  for (const part of partsFormatter(timeZone).formatToParts(new Date(ms))) if (part.type !== "literal") p[part.type] = Number(part.value);
+  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-
-/** Wall-clock fields of instant `t` in `timeZone`. */
-export function localParts(t: Date, timeZone: string): LocalParts {
-  const out: LocalParts = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, weekday: 0 };
-  for (const p of partsFormatter(timeZone).formatToParts(t)) {
-    switch (p.type) {
-      case "year":
-        out.year = Number(p.value);
-        break;
-      case "month":
-        out.month = Number(p.value);
-        break;
-      case "day":
-        out.day = Number(p.value);
-        break;
-      case "hour":
-        out.hour = Number(p.value);
-        break;
-      case "minute":
-        out.minute = Number(p.value);
-        break;
-      case "second":
-        out.second = Number(p.value);
-        break;
-      case "weekday":
-        out.weekday = WEEKDAYS.indexOf(p.value);
-        break;
-    }
-  }
-  return out;
-}
-
-// Offsets only change on whole minutes at most a few times a year; memoise per zone and UTC hour
-// (number keys in a map per zone: this runs for every hour of every forecast).
+// Intl is slow; its answers are kept per zone and UTC hour (offsets change on whole minutes, a few
+// times a year; this is only asked for zones and years the table does not cover).
 const offsetCache = new Map<string, Map<number, number>>();
 
-/** UTC offset of `timeZone` at instant `t`, in minutes (e.g. -600 for Honolulu). */
-export function offsetMinutes(t: Date | number, timeZone: string): number {
-  const ms = typeof t === "number" ? t : t.getTime();
+function intlOffsetCached(ms: number, timeZone: string): number {
   const hourKey = Math.floor(ms / HOUR_MS);
   let zone = offsetCache.get(timeZone);
   if (!zone) offsetCache.set(timeZone, (zone = new Map()));
   const cached = zone.get(hourKey);
   if (cached !== undefined) return cached;
-  const p = localParts(new Date(hourKey * HOUR_MS), timeZone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  const minutes = Math.round((asUtc - hourKey * HOUR_MS) / 60_000);
+  const minutes = intlOffsetMinutes(hourKey * HOUR_MS, timeZone);
   if (zone.size > 20_000) zone.clear();
   zone.set(hourKey, minutes);
   return minutes;
+}
+
+/** UTC offset of `timeZone` at instant `t`, in minutes (e.g. -600 for Honolulu). */
+export function offsetMinutes(t: Date | number, timeZone: string): number {
+  const ms = typeof t === "number" ? t : t.getTime();
+  const { from, until, zones } = zoneTable();
+  const changes = zones[timeZone];
+  if (!changes || ms < from || ms >= until) return intlOffsetCached(ms, timeZone);
+  // The last change at or before this minute (the first pair is the offset at `from`).
+  const minute = Math.floor(ms / 60_000);
+  let lo = 0;
+  let hi = changes.length / 2 - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (changes[2 * mid]! <= minute) lo = mid;
+    else hi = mid - 1;
+  }
+  return changes[2 * lo + 1]!;
 }
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
@@ -182,6 +187,7 @@ export function monthOf(date: string): number {
   return Number(date.slice(5, 7));
 }
 
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const WEEKDAY_OF = (date: string) => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
@@ -201,8 +207,9 @@ export function shortDate(date: string): string {
   return `${WEEKDAY_OF(date)}, ${MONTHS[monthOf(date) - 1]} ${Number(date.slice(8, 10))}`;
 }
 
-/** True when the IANA zone is known to this runtime. */
+/** True when the IANA zone is known: in the offset table, or to this runtime's Intl. */
 export function isKnownTimeZone(timeZone: string): boolean {
+  if (zoneTable().zones[timeZone]) return true;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone });
     return true;
