@@ -23,6 +23,7 @@ const NOT_RUN: { pattern: RegExp; reason: string }[] = [
   { pattern: /^npm run dev$/, reason: "a file watcher that runs until stopped" },
   { pattern: /^npm run (lint|typecheck)$/, reason: "checks of the source, run before every commit and by CI, not a behaviour of the service" },
   { pattern: /^npm run (data:check|data:tides|data:levels|data:exposure)\b/, reason: "data maintenance scripts; their rules are tested in test/coastline.test.ts, test/calibration-rule.test.ts, test/exposure-check.test.ts, test/tides.test.ts" },
+  { pattern: /^npm run data:zones$/, reason: "rewrites data/time-zones.json; test/time.test.ts fails when the table misses a catalogue zone or disagrees with the runtime's time-zone rules" },
   { pattern: /^npm run data:map$/, reason: "rewrites a checked-in asset; test/front-page.test.ts fails when it differs from what the script makes" },
   { pattern: /^npm run docs:(calibration|coverage|layers)$/, reason: "rewrite checked-in tables and diagrams; test/calibration.test.ts, test/regions-*.test.ts and test/layers.test.ts fail when they are stale" },
   { pattern: /^npm run (bench|budget)\b/, reason: "measurements that take minutes; performance is measured, not asserted in tests" },
