@@ -62,7 +62,13 @@ export interface VersionSource {
 /** A value as written in a key: never throws, whatever the value (an object with a `toString` member included). */
 const keyPart = (v: unknown): string => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v));
 
-export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes of answers kept per instance, by their own count (each body twice, for the value beside
+ * it). A miss costs little once the forecasts are in memory (a region's recommendations re-ranked
+ * and serialised in about a millisecond, BENCHMARKS.md), so the bound is set by memory: 8 MiB keeps
+ * some 200–500 answers, the questions asked again within the hour.
+ */
+export const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
 
 export class AnswerCache {
   readonly #clock: Clock;

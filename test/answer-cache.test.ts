@@ -1,7 +1,7 @@
 // The answer cache on its own: what an answer depends on, when it is still current, how a question's
 // arguments become one key, and how much it holds. The REST and MCP sides are in api-caching.test.ts.
 import { describe, expect, it } from "vitest";
-import { AnswerCache } from "../src/answer-cache.js";
+import { ANSWER_CACHE_BYTES, AnswerCache } from "../src/answer-cache.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { FixedClock } from "../src/clock.js";
 import { startService } from "./helpers/service.js";
@@ -82,10 +82,13 @@ describe("answer cache validity", () => {
     expect(failures).toBe(2);
   });
 
-  it("holds at most 16 MiB of answers, each counted at twice its JSON bytes plus 512", async () => {
+  it("holds at most ANSWER_CACHE_BYTES (8 MiB) of answers, each counted at twice its JSON bytes plus 512", async () => {
     const t = setup();
     const MiB = 1024 * 1024;
-    // A body of exactly 1 MiB costs 2 MiB + 512: seven fit in 16 MiB, the eighth evicts the oldest.
+    expect(ANSWER_CACHE_BYTES).toBe(8 * MiB);
+    // A body of exactly 1 MiB costs 2 MiB + 512: three fit in 8 MiB, the fourth evicts the oldest.
+    const held = Math.floor(ANSWER_CACHE_BYTES / (2 * MiB + 512));
+    expect(held).toBe(3);
     const big = (n: number) => {
       const bare = JSON.stringify({ ...value, n, pad: "" });
       return { ...value, n, pad: "x".repeat(MiB - Buffer.byteLength(bare)) };
@@ -94,10 +97,10 @@ describe("answer cache validity", () => {
       const e = await t.cache.get("conditions", { spot: spot.id, n }, () => big(n));
       expect(e.body.length).toBe(MiB);
     }
-    expect(t.cache.size).toBe(7);
-    // Those held are the last seven (15–21); an older one is computed again.
+    expect(t.cache.size).toBe(held);
+    // Those held are the last three (19–21); an older one is computed again.
     let recomputed = false;
-    await t.cache.get("conditions", { spot: spot.id, n: 14 }, () => ((recomputed = true), big(14)));
+    await t.cache.get("conditions", { spot: spot.id, n: 18 }, () => ((recomputed = true), big(18)));
     expect(recomputed).toBe(true);
     await t.cache.get("conditions", { spot: spot.id, n: 21 }, () => {
       throw new Error("the newest answer should still be held");

@@ -26,8 +26,11 @@ import type { Operation } from "../metering/meter.js";
 import type { Raw } from "../params.js";
 import { TOOLS } from "./server.js";
 
-/** Bytes of replays kept per instance (measured against their full size, see `replaySize`). */
-export const REPLAY_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes of replays kept per instance (measured against their full size, see `replaySize`): a miss
+ * is one call through the SDK, and the answer itself still comes from the answer cache.
+ */
+export const REPLAY_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** Request headers that decide whether and how the SDK answers; nothing else is part of a replay's key. */
 const KEYED_HEADERS = ["mcp-protocol-version", "mcp-method", "mcp-name", "accept", "content-type"] as const;
