@@ -66,7 +66,8 @@ const keyPart = (v: unknown): string => (v !== null && typeof v === "object" ? J
  * Bytes of answers kept per instance, by their own count (each body twice, for the value beside
  * it). A miss costs little once the forecasts are in memory (a region's recommendations re-ranked
  * and serialised in about a millisecond, BENCHMARKS.md), so the bound is set by memory: 8 MiB keeps
- * some 200–500 answers, the questions asked again within the hour.
+ * about 90–240 answers of the sizes the bench measures (46 KB for a spot's conditions, 17–28 KB for
+ * a decision), the questions asked again within the hour.
  */
 export const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
 

@@ -148,5 +148,13 @@ describe("the offset table (data/time-zones.json)", () => {
     expect(zoneTable().until).toBeLessThan(Date.parse("2045-01-15T00:00:00Z"));
     expect(offsetMinutes(new Date("2045-01-15T00:00:00Z"), "Australia/Sydney")).toBe(660);
     expect(offsetMinutes(new Date("2045-07-15T00:00:00Z"), "Australia/Sydney")).toBe(600);
+    // Newfoundland, half an hour off the hour, changes clocks at 05:30 UTC: right on either side.
+    expect(offsetMinutes(new Date("2026-03-08T05:29:00Z"), "America/St_Johns")).toBe(-210);
+    expect(offsetMinutes(new Date("2026-03-08T05:31:00Z"), "America/St_Johns")).toBe(-150);
+  });
+
+  it("refuses an invalid date as Intl does, in a zone the table lists too", () => {
+    expect(zoneTable().zones["Pacific/Honolulu"]).toBeDefined();
+    expect(() => isoWithOffset(new Date(Number.NaN), "Pacific/Honolulu")).toThrow(RangeError);
   });
 });

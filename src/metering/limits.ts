@@ -61,16 +61,17 @@ interface Count {
 }
 
 /**
- * Window counters of every caller in memory: one small array per caller (a count and a reset time
- * per policy), in an LRU capped at `maxCallers`, so a flood of new addresses evicts the least
- * recently seen callers instead of growing without bound.
- */
-/**
  * Each caller counts one towards a bound given as `maxSize`, not `max`: lru-cache allocates its
  * tables for `max` entries up front (1.8 MB for these two at the default 50,000 callers, held from
  * start-up by a process that may never see a hundred), and grows them as entries come for `maxSize`.
  */
 const ONE = () => 1;
+
+/**
+ * Window counters of every caller in memory: one small array per caller (a count and a reset time
+ * per policy), in an LRU capped at `maxCallers`, so a flood of new addresses evicts the least
+ * recently seen callers instead of growing without bound.
+ */
 
 export class MemoryCounters {
   // Plain arrays of numbers: a typed array costs several hundred bytes more per caller in V8.

@@ -58,19 +58,21 @@ export function intlOffsetMinutes(ms: number, timeZone: string): number {
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
-// Intl is slow; its answers are kept per zone and UTC hour (offsets change on whole minutes, a few
-// times a year; this is only asked for zones and years the table does not cover).
+// Intl is slow; its answers are kept per zone and quarter hour of UTC (offsets change a few times a
+// year, at a whole quarter hour of UTC even where the zone is half an hour off the hour, as
+// Newfoundland is; this is only asked for zones and years the table does not cover).
+const QUARTER_MS = HOUR_MS / 4;
 const offsetCache = new Map<string, Map<number, number>>();
 
 function intlOffsetCached(ms: number, timeZone: string): number {
-  const hourKey = Math.floor(ms / HOUR_MS);
+  const quarter = Math.floor(ms / QUARTER_MS);
   let zone = offsetCache.get(timeZone);
   if (!zone) offsetCache.set(timeZone, (zone = new Map()));
-  const cached = zone.get(hourKey);
+  const cached = zone.get(quarter);
   if (cached !== undefined) return cached;
-  const minutes = intlOffsetMinutes(hourKey * HOUR_MS, timeZone);
+  const minutes = intlOffsetMinutes(quarter * QUARTER_MS, timeZone);
   if (zone.size > 20_000) zone.clear();
-  zone.set(hourKey, minutes);
+  zone.set(quarter, minutes);
   return minutes;
 }
 
@@ -79,7 +81,8 @@ export function offsetMinutes(t: Date | number, timeZone: string): number {
   const ms = typeof t === "number" ? t : t.getTime();
   const { from, until, zones } = zoneTable();
   const changes = zones[timeZone];
-  if (!changes || ms < from || ms >= until) return intlOffsetCached(ms, timeZone);
+  // Outside the table (and an invalid date, which Intl refuses with a RangeError) Intl answers.
+  if (!changes || changes.length < 2 || !(ms >= from && ms < until)) return intlOffsetCached(ms, timeZone);
   // The last change at or before this minute (the first pair is the offset at `from`).
   const minute = Math.floor(ms / 60_000);
   let lo = 0;
