@@ -134,8 +134,15 @@ describe("the offset table (data/time-zones.json)", () => {
         }
       }
     }
-    // A runtime with newer rules (a country changed its clocks) fails here: regenerate the table.
-    expect(disagree, `the table was written from tz ${zoneTable().tz}, this runtime has ${process.versions.tz}: run npm run data:zones`).toEqual([]);
+    // A runtime with the table's rules or newer ones (a country changed its clocks) fails here:
+    // regenerate the table. An older Node (its tz release before the table's) is the one out of
+    // date, and the service follows the table, so there the differences are only listed.
+    const runtimeTz = process.versions.tz ?? "";
+    if (runtimeTz !== "" && runtimeTz < zoneTable().tz) {
+      if (disagree.length > 0) console.warn(`tz ${runtimeTz} here is older than the table's ${zoneTable().tz}; they differ at: ${disagree.join("; ")}`);
+      return;
+    }
+    expect(disagree, `the table was written from tz ${zoneTable().tz}, this runtime has ${runtimeTz}: run npm run data:zones`).toEqual([]);
   });
 
   it("asks Intl for a zone it does not list and for years outside it", () => {
