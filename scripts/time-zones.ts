@@ -5,13 +5,14 @@
 //   npm run data:zones
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { HOUR_MS } from "../src/clock.js";
 import { DATA_DIR } from "../src/paths.js";
 import { intlOffsetMinutes, type ZoneTable } from "../src/time/zone.js";
 
 const FROM = Date.UTC(2020, 0, 1);
 const UNTIL = Date.UTC(2040, 0, 1);
 /** Offsets are compared this far apart, then the change is found to the minute between them. */
-const STEP_MS = 6 * 3_600_000;
+const STEP_MS = 6 * HOUR_MS;
 const MINUTE_MS = 60_000;
 
 const zones = new Set<string>();

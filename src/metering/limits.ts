@@ -72,7 +72,6 @@ const ONE = () => 1;
  * per policy), in an LRU capped at `maxCallers`, so a flood of new addresses evicts the least
  * recently seen callers instead of growing without bound.
  */
-
 export class MemoryCounters {
   // Plain arrays of numbers: a typed array costs several hundred bytes more per caller in V8.
   readonly #callers: LRUCache<string, number[]>;
