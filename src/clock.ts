@@ -24,7 +24,8 @@ export class FixedClock implements Clock {
   }
 }
 
-export const HOUR_MS = 3_600_000;
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
 /** Start of the UTC hour containing `t`. */

@@ -31,21 +31,24 @@ export function angleBetween(a: number, b: number): number {
   return d > 180 ? 360 - d : d;
 }
 
-/** Mean of directions (degrees), weighted; null if there are none. */
-export function circularMean(degs: readonly number[], weights?: readonly number[]): number | null {
-  let x = 0;
-  let y = 0;
-  let n = 0;
-  degs.forEach((d, i) => {
-    if (!Number.isFinite(d)) return;
-    const w = weights?.[i] ?? 1;
-    x += w * Math.cos(rad(d));
-    y += w * Math.sin(rad(d));
-    n++;
-  });
-  if (n === 0 || (x === 0 && y === 0)) return null;
-  const deg = (Math.atan2(y, x) * 180) / Math.PI;
-  return (deg + 360) % 360;
+/** Mean of directions (degrees), weighted, taken one direction at a time; null if there are none. */
+export class CircularMean {
+  #x = 0;
+  #y = 0;
+  #n = 0;
+
+  add(deg: number, weight = 1): void {
+    if (!Number.isFinite(deg)) return;
+    this.#x += weight * Math.cos(rad(deg));
+    this.#y += weight * Math.sin(rad(deg));
+    this.#n++;
+  }
+
+  value(): number | null {
+    if (this.#n === 0 || (this.#x === 0 && this.#y === 0)) return null;
+    const deg = (Math.atan2(this.#y, this.#x) * 180) / Math.PI;
+    return (deg + 360) % 360;
+  }
 }
 
 /** Rounds to `dp` decimals; never returns -0. */

@@ -5,7 +5,7 @@ import type { DataCredit } from "../attribution.js";
 import { unionCredits } from "../attribution.js";
 import type { Spot } from "../catalog/catalog.js";
 import { HOUR_MS, hourFloor } from "../clock.js";
-import { circularMean, round } from "../geo.js";
+import { CircularMean, round } from "../geo.js";
 import { HORIZON_DAYS } from "../limits.js";
 import type { PeriodJson } from "../schemas/conditions.js";
 import { freshnessOf, type Freshness } from "../sources/freshness.js";
@@ -20,6 +20,7 @@ import { ratingFor, type Rating } from "./tiers.js";
 import {
   estimateVisibility,
   M_PER_FT,
+  RAIN_MEMORY_H,
   rainIndexAt,
   SATELLITE_MAX_AGE_H,
   type Conditions,
@@ -272,10 +273,9 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
  * the values read are added to `used` (null: not credited, for the normal conditions).
  */
 export function conditionsOf(series: HourlyInputs, spot: Spot, start: Date, end: Date, used: Set<number> | null) {
-  const sink = used ?? new Set<number>();
   const h0 = Math.round((start.getTime() - series.start.getTime()) / HOUR_MS);
   const h1 = Math.max(h0 + 1, Math.round((end.getTime() - series.start.getTime()) / HOUR_MS));
-  const mean = (f: InputField) => meanOf(series, f, h0, h1, sink);
+  const mean = (f: InputField) => meanOf(series, f, h0, h1, used);
   const trains: SwellTrainInput[] = [];
   for (const [hf, pf, df] of SWELL_TRAINS) {
     const heightM = mean(hf);
@@ -289,9 +289,14 @@ export function conditionsOf(series: HourlyInputs, spot: Spot, start: Date, end:
   const mid = (start.getTime() + end.getTime()) / 2;
   const midIdx = Math.min(series.hours - 1, Math.max(0, Math.floor((mid - series.start.getTime()) / HOUR_MS)));
   const rainIndex = rainIndexAt(series.values.precip_mm, midIdx);
-  for (let h = Math.max(0, midIdx - 71); h <= midIdx; h++) {
-    const o = series.origin.precip_mm[h]!;
-    if (o !== NO_ORIGIN) sink.add(o);
+  if (used) {
+    // An origin covers runs of hours: add each run's once.
+    let previous = NO_ORIGIN;
+    for (let h = Math.max(0, midIdx - (RAIN_MEMORY_H - 1)); h <= midIdx; h++) {
+      const o = series.origin.precip_mm[h]!;
+      if (o !== NO_ORIGIN && o !== previous) used.add(o);
+      previous = o;
+    }
   }
   // 0 when the wind blows from a sheltered direction (offshore), 1 straight onshore.
   const windOnshore = windFromDeg === null ? 0.5 : (exposureWeight(windFromDeg, spot.exposure) - SHELTERED_WEIGHT) / (1 - SHELTERED_WEIGHT);
@@ -304,17 +309,18 @@ function missingReason(noSwell: boolean, noWind: boolean): string {
   return `No ${missing} data for this period, so it cannot be rated.`;
 }
 
-function meanOf(inputs: HourlyInputs, f: InputField, h0: number, h1: number, used: Set<number>): number | null {
+function meanOf(inputs: HourlyInputs, f: InputField, h0: number, h1: number, used: Set<number> | null): number | null {
   const vals = inputs.values[f];
   const org = inputs.origin[f];
   let sum = 0;
   let n = 0;
+  let previous = NO_ORIGIN;
   for (let h = Math.max(0, h0); h < Math.min(h1, inputs.hours); h++) {
     const v = vals[h]!;
     if (Number.isNaN(v)) continue;
     sum += v;
     n++;
-    used.add(org[h]!);
+    if (used && org[h] !== previous) used.add((previous = org[h]!));
   }
   return n === 0 ? null : sum / n;
 }
@@ -323,27 +329,28 @@ function maxOf(inputs: HourlyInputs, f: InputField, h0: number, h1: number, used
   const vals = inputs.values[f];
   const org = inputs.origin[f];
   let best: number | null = null;
+  let previous = NO_ORIGIN;
   for (let h = Math.max(0, h0); h < Math.min(h1, inputs.hours); h++) {
     const v = vals[h]!;
     if (Number.isNaN(v)) continue;
     if (best === null || v > best) best = v;
-    used.add(org[h]!);
+    if (org[h] !== previous) used.add((previous = org[h]!));
   }
   return best;
 }
 
 /** Circular mean of a direction field, weighted by its magnitude field. */
 function directionOf(inputs: HourlyInputs, dirField: InputField, weightField: InputField, h0: number, h1: number): number | null {
-  const dirs: number[] = [];
-  const weights: number[] = [];
+  const dirs = inputs.values[dirField];
+  const weights = inputs.values[weightField];
+  const mean = new CircularMean();
   for (let h = Math.max(0, h0); h < Math.min(h1, inputs.hours); h++) {
-    const d = inputs.values[dirField][h]!;
+    const d = dirs[h]!;
     if (Number.isNaN(d)) continue;
-    const w = inputs.values[weightField][h]!;
-    dirs.push(d);
-    weights.push(Number.isNaN(w) ? 1 : Math.max(w, 1e-6));
+    const w = weights[h]!;
+    mean.add(d, Number.isNaN(w) ? 1 : Math.max(w, 1e-6));
   }
-  return circularMean(dirs, weights);
+  return mean.value();
 }
 
 /** Upstream feeds and credits a set of periods actually used (tides included). */

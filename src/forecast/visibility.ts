@@ -187,6 +187,9 @@ export function satelliteVisibilityM(kd490: number): number {
   return horizontalVisibilityM(kd490);
 }
 
+/** Each hour's weight in the rain index by its age: exp(−age / RAIN_DECAY_H), computed once. */
+const RAIN_WEIGHTS = Float64Array.from({ length: RAIN_MEMORY_H }, (_, age) => Math.exp(-age / RAIN_DECAY_H));
+
 /** Rain index at hour index `h` from an hourly precipitation series (NaN = unknown). */
 export function rainIndexAt(precipMm: Float64Array, h: number): number | null {
   let sum = 0;
@@ -197,7 +200,7 @@ export function rainIndexAt(precipMm: Float64Array, h: number): number | null {
     const p = precipMm[j]!;
     if (Number.isNaN(p)) continue;
     known++;
-    sum += p * Math.exp(-age / RAIN_DECAY_H);
+    sum += p * RAIN_WEIGHTS[age]!;
   }
   return known === 0 ? null : sum;
 }

@@ -1,14 +1,16 @@
-// Tides: offline harmonic prediction (@neaps/tide-predictor over the constants extracted into
-// data/tide-stations.json), plus the pure helpers that turn high/low waters into a height and a
-// state at any instant. Heights are always feet above MLLW.
+// Tides: offline harmonic prediction (the constants extracted into data/tide-stations.json, the
+// astronomy of @neaps/tide-predictor, our own search for highs and lows in tide-curve.ts), plus the
+// pure helpers that turn high/low waters into a height and a state at any instant. Heights are
+// always feet above MLLW.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { useStation, type Station } from "@neaps/tide-predictor";
+import type { Station } from "@neaps/tide-predictor";
 import { LRUCache } from "lru-cache";
 import type { DataCredit } from "../attribution.js";
 import type { Spot } from "../catalog/catalog.js";
 import { DATA_DIR } from "../paths.js";
-import { DAY_MS } from "../clock.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../clock.js";
+import { StationHarmonics } from "./tide-curve.js";
 import type { Origin, TideEvent, TideSeries, TideSource } from "./types.js";
 import { M_PER_FT } from "../forecast/visibility.js";
 
@@ -46,12 +48,14 @@ const LICENSE_NAMES: Record<string, string> = {
 
 /** Tide windows cover this many days each, on a fixed grid from the epoch. */
 const STEP_MS = 10 * DAY_MS;
+/** How far past its own days a window's events reach (see `#window`). */
+const WINDOW_OVERLAP_MS = HOUR_MS;
 
 /** Offline tide source: real harmonic predictions, deterministic, no network. */
 export class HarmonicTideSource implements TideSource {
   readonly id = "tide-harmonics";
   readonly #stations: Map<string, TideStationRecord>;
-  readonly #predictors = new Map<string, ReturnType<typeof useStation>>();
+  readonly #harmonics = new Map<string, StationHarmonics>();
   readonly #origins = new Map<string, Origin>();
   // Extremes per station for a 12-day window starting on a UTC day; tides never change, so any
   // window computed once stays right. Bounded: ~40 stations × a few windows.
@@ -104,40 +108,45 @@ export class HarmonicTideSource implements TideSource {
     for (let k = Math.floor(from / STEP_MS); k <= Math.floor(to / STEP_MS); k++) {
       for (const e of this.#window(stationId, st, k)) {
         const t = e.time.getTime();
-        if (t >= from && t <= to) events.push(e);
+        if (t < from || t > to) continue;
+        // Where two windows overlap, each has seen the same high or low (a second or so apart, their
+        // node corrections differing): keep the first window's and go on after it.
+        const last = events[events.length - 1];
+        if (last && (t <= last.time.getTime() || (e.type === last.type && t - last.time.getTime() < WINDOW_OVERLAP_MS))) continue;
+        events.push(e);
       }
     }
     return { stationId, stationName: st.name, events, origin };
   }
 
   /**
-   * Window `k` holds the events of days [k·STEP, (k+1)·STEP), predicted over a day more on each side
-   * so an extreme right at a boundary is found by exactly one window. Windows sit on a fixed grid, so
-   * every request (and the start-up warm) shares them.
+   * Window `k` holds the events of days [k·STEP, (k+1)·STEP) and of an hour either side, predicted
+   * over a day more on each side. Each window's node corrections are its own, so an extreme right at
+   * a boundary can fall a second before it in one window and a second after it in the next: the
+   * overlap makes sure one of them has it, and `extremesSync` keeps it once. Windows sit on a fixed
+   * grid, so every request (and the start-up warm) shares them.
    */
   #window(stationId: string, st: TideStationRecord, k: number): TideEvent[] {
     const key = `${stationId}|${k}`;
     let events = this.#windows.get(key);
     if (!events) {
-      let p = this.#predictors.get(stationId);
-      if (!p) {
+      let harmonics = this.#harmonics.get(stationId);
+      if (!harmonics) {
         // The reference curve: a subordinate station carries its reference station's constants
         // and datums, and its own NOAA offsets are applied to the reference's extremes below.
-        p = useStation({ ...st, offsets: undefined });
-        this.#predictors.set(stationId, p);
+        harmonics = new StationHarmonics(st);
+        this.#harmonics.set(stationId, harmonics);
       }
       const lo = k * STEP_MS;
       const hi = (k + 1) * STEP_MS;
-      const predictor = p;
-      const curve = (from: Date, to: Date) =>
-        predictor.getTimelinePrediction({ start: from, end: to, datum: "MLLW", units: "feet", timeFidelity: 60 }).timeline;
-      const { extremes } = predictor.getExtremesPrediction({ start: new Date(lo - DAY_MS), end: new Date(hi + DAY_MS), datum: "MLLW", units: "feet" });
-      const reference = alternateExtremes(
-        extremes.map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level })),
-        curve,
-      );
-      events = applySubordinateOffsets(reference, st.offsets)
-        .filter((e) => e.time.getTime() >= lo && e.time.getTime() < hi);
+      const curve = harmonics.curve(lo - DAY_MS, (lo + hi) / 2);
+      const everyMinute = (from: Date, to: Date) => {
+        const out: { time: Date; level: number }[] = [];
+        for (let t = Math.floor(from.getTime() / MINUTE_MS) * MINUTE_MS; t <= to.getTime(); t += MINUTE_MS) out.push({ time: new Date(t), level: curve.levelFt(t) });
+        return out;
+      };
+      const reference = alternateExtremes(curve.extremes(lo - DAY_MS, hi + DAY_MS), everyMinute);
+      events = applySubordinateOffsets(reference, st.offsets).filter((e) => e.time.getTime() >= lo - WINDOW_OVERLAP_MS && e.time.getTime() < hi + WINDOW_OVERLAP_MS);
       this.#windows.set(key, events);
     }
     return events;
