@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { bundleEntry } from "./bundle-entry.mjs";
 
 /** Every file below `dir`, as paths relative to it. */
 function files(dir, base = dir) {
@@ -48,6 +49,7 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
     const tsc = join(root, "node_modules/typescript/bin/tsc");
     execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--outDir", out, "--tsBuildInfoFile", join(out, ".tsbuildinfo")], { stdio: "inherit" });
     rmSync(join(out, ".tsbuildinfo"));
+    await bundleEntry(root, join(out, "src/main.js"));
     // dist/.tsbuildinfo belongs to the incremental build (scripts/ensure-built.mjs) and stays.
     const { changed, removed } = syncTree(out, join(root, "dist"), [".tsbuildinfo"]);
     console.error(`prepack: clean build; dist/ updated in place (${changed.length} files written, ${removed.length} stale files removed)`);

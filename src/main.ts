@@ -3,6 +3,7 @@
 // in-flight requests before exiting. With `--stdio` it serves the same four MCP tools over
 // stdin/stdout for desktop hosts (logs then go to stderr).
 import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { systemClock } from "./clock.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
@@ -11,8 +12,17 @@ import { createApp } from "./http/app.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
 import { createLogger } from "./logger.js";
-import { createMcpServerFactory } from "./mcp/server.js";
+import { createMcpServerFactory, prepareToolSchemas } from "./mcp/server.js";
 import { startupBlock } from "./startup.js";
+
+/**
+ * V8 grows the heap by this much per full collection rather than by its default factor (up to 4×),
+ * which would let promoted garbage take the heap past 300 MB under load (BENCHMARKS.md). Set here,
+ * once the modules are loaded, not on the command line: while they load it made V8 collect over
+ * and over, about a tenth of the time from start to the first answer.
+ */
+const HEAP_GROWING_PERCENT = 10;
+setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 
 function readConfig(): Config {
   try {
@@ -40,7 +50,8 @@ function serveHttp(config: Config): void {
   ctx
     .warmUp()
     .then(() => log.info({ ms: Math.round(performance.now() - started) }, "warmed up: ready"))
-    .catch((err: unknown) => log.error({ err }, "warm-up failed"));
+    .catch((err: unknown) => log.error({ err }, "warm-up failed"))
+    .finally(() => prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed")));
   server.listen(config.port, config.host, () => {
     const port = (server.address() as AddressInfo).port;
     // PORT=0 takes any free port: the block names the one taken.
@@ -56,7 +67,10 @@ function serveMcpStdio(config: Config): void {
   const ctx = createContext({ config, clock: systemClock, log });
   ctx.upstreams?.start();
   serveStdio(createMcpServerFactory(ctx), { onerror: (err) => log.error({ err }, "stdio error") });
-  ctx.warmUp().catch((err: unknown) => log.error({ err }, "warm-up failed"));
+  ctx
+    .warmUp()
+    .catch((err: unknown) => log.error({ err }, "warm-up failed"))
+    .finally(() => prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed")));
   log.info({ data: config.dataSource, spots: ctx.catalog.spots.length }, "serving MCP over stdio");
 }
 

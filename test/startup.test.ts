@@ -1,7 +1,8 @@
 // What `npm start` says when it starts: on a terminal, one readable block with where to go and what
 // the answers rest on; otherwise (a pipe, a process manager) JSON log lines only, as before.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATA_SOURCES } from "../src/config.js";
 import { PROJECT_ROOT } from "../src/paths.js";
@@ -61,6 +62,15 @@ describe("log lines on a terminal", () => {
 });
 
 describe("npm start's entry", () => {
+  it("is one bundled file: it imports none of dist's own modules, so node loads one module at start", () => {
+    // scripts/bundle-entry.mjs; the render worker alone loads from the rest of dist/.
+    const entry = readFileSync(join(PROJECT_ROOT, SERVICE[1][0]!), "utf8");
+    expect(entry).not.toMatch(/^(?:import|export)\b[^\n]*\bfrom\s*["']\.{1,2}\//m);
+    expect(entry).toContain("function createContext(");
+    expect(entry).toMatch(/^\/\/# sourceMappingURL=main\.js\.map$/m);
+  });
+
+
   it("logs JSON lines only when stdout is not a terminal", async () => {
     const out = await start(...SERVICE, /"msg":"listening"/);
     const lines = out.trim().split("\n");

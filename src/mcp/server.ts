@@ -23,7 +23,7 @@ import { PACKAGE } from "../package-info.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
 import { MCP_PROTOCOL_VERSIONS } from "./versions.js";
-import { advertisedInput, advertisedOutput, checkArguments, type ToolDefinition } from "./tool.js";
+import { advertisedInput, advertisedOutput, checkArguments, prepareSchemas, type ToolDefinition } from "./tool.js";
 
 /** Registry name; the server card and server.json use the same. */
 export const SERVER_NAME = PACKAGE.mcpName;
@@ -128,6 +128,14 @@ function advertiseAllVersions(server: McpServer): void {
   const sdkDiscover = inner._ondiscover;
   if (typeof sdkDiscover !== "function") throw new Error("@modelcontextprotocol/server no longer has _ondiscover: revisit advertiseAllVersions");
   inner._ondiscover = () => ({ ...sdkDiscover.call(inner), supportedVersions: [...MCP_PROTOCOL_VERSIONS] });
+}
+
+/** Converts the tools' schemas for tools/list, one tool per turn of the event loop (about 25 ms each). */
+export async function prepareToolSchemas(): Promise<void> {
+  for (const t of TOOLS) {
+    prepareSchemas(t);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Returns the factory createMcpHandler (and the stdio entry) call for each request or connection. */

@@ -53,36 +53,60 @@ interface StandardWithJson {
   };
 }
 
-const toJson = (schema: z.ZodType, io: "input" | "output"): JsonSchema =>
-  portableJsonSchema(z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema);
+// Converting the four tools' schemas takes about 100 ms, a tenth of a start-up: each is converted
+// when first listed, or when the entry point prepares them after the warm-up (prepareToolSchemas),
+// and kept.
+const converted = { input: new WeakMap<z.ZodType, JsonSchema>(), output: new WeakMap<z.ZodType, JsonSchema>() };
+
+const toJson = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+  let json = converted[io].get(schema);
+  if (!json) {
+    json = portableJsonSchema(z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema);
+    converted[io].set(schema, json);
+  }
+  return json;
+};
 
 /** Advertises `schema` in tools/list; accepts any argument object (the handler validates). */
 export function advertisedInput(schema: z.ZodObject): StandardWithJson {
-  const json = toJson(schema, "input");
+  const json = () => toJson(schema, "input");
   return {
     "~standard": {
       version: 1,
       vendor: "ocean-conditions",
       validate: (value) =>
         typeof value === "object" && value !== null && !Array.isArray(value) ? { value } : { issues: [{ message: "arguments must be an object" }] },
-      jsonSchema: { input: () => json, output: () => json },
+      jsonSchema: { input: json, output: json },
     },
   };
 }
 
-/** Advertises success-or-tool-error; validates success results against `schema`. */
-export function advertisedOutput(schema: z.ZodType): StandardWithJson {
+/** Converts a tool's schemas now, so that the first tools/list does not wait for them. */
+export function prepareSchemas(tool: Pick<ToolDefinition, "config">): void {
+  toJson(tool.config.inputSchema, "input");
+  toJson(tool.config.outputSchema, "output");
+  toJson(ToolErrorSchema, "output");
+}
+
+/** The JSON Schema tools/list shows for a tool's result: its success object or a tool error. */
+function successOrToolError(schema: z.ZodType): JsonSchema {
   const success = toJson(schema, "output");
   const failure = toJson(ToolErrorSchema, "output");
   // Hoist both $defs to the root so "#/$defs/…" references keep resolving inside anyOf.
   const { $schema, $defs: successDefs, ...successBody } = success;
   const { $schema: _s, $defs: failureDefs, ...failureBody } = failure;
-  const json: JsonSchema = {
+  return {
     $schema,
     type: "object",
     anyOf: [successBody, failureBody],
     $defs: { ...(successDefs as JsonSchema | undefined), ...(failureDefs as JsonSchema | undefined) },
   };
+}
+
+/** Advertises success-or-tool-error; validates success results against `schema`. */
+export function advertisedOutput(schema: z.ZodType): StandardWithJson {
+  let advertised: JsonSchema | undefined;
+  const json = () => (advertised ??= successOrToolError(schema));
   // A cached answer is one object served to every caller: it is validated the first time only
   // (a 35 KB answer takes about 0.2 ms to validate). The value itself is passed on, so MCP sends
   // exactly what REST sends.
@@ -99,7 +123,7 @@ export function advertisedOutput(schema: z.ZodType): StandardWithJson {
         if (isObject) validated.add(value);
         return { value };
       },
-      jsonSchema: { input: () => json, output: () => json },
+      jsonSchema: { input: json, output: json },
     },
   };
 }

@@ -4,8 +4,11 @@
 // waiting together; RenderPool.share), so a caller keeping many fresh renders in flight is refused
 // its own past that while everyone else's cards are still drawn. Drawing a card takes about 45 ms of CPU; in the main thread that
 // held up every other request for as long.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ServiceError } from "../errors.js";
+import { PROJECT_ROOT } from "../paths.js";
 import type { CardImageModel } from "./card-draw.js";
 import type { CardRenderer } from "./card-image.js";
 
@@ -36,12 +39,14 @@ interface Slot {
 export const RENDER_IDLE_MS = 10_000;
 
 /**
- * The worker's entry: the built .js next to this file, or, when running from TypeScript sources
- * (tests, tsx), the .ts file loaded through tsx's loader inside the worker.
+ * The worker's entry: the built .js in dist/src/share, or, when running from TypeScript sources
+ * (tests, tsx), the .ts file loaded through tsx's loader inside the worker. Found from the project's
+ * root, not from this module's URL: the built entry point is one bundled file in dist/src
+ * (scripts/bundle-entry.mjs), whose URL this module shares.
  */
 function spawnWorker(fontDirectory: string | undefined): Worker {
   const compiled = import.meta.url.endsWith(".js");
-  const entry = new URL(compiled ? "./render-worker.js" : "./render-worker.ts", import.meta.url);
+  const entry = pathToFileURL(join(PROJECT_ROOT, compiled ? "dist/src/share/render-worker.js" : "src/share/render-worker.ts"));
   // A small young generation, as the main process runs with (package.json "start"): a card's
   // garbage is short-lived, and each worker's heap adds to the process's RSS.
   const resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB };
