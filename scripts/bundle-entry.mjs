@@ -4,7 +4,7 @@
 // hundred, which took about a quarter of the time from start to the first answer (BENCHMARKS.md).
 // The rest of dist/ is tsc's output as before: the render worker (a thread with its own modules)
 // loads from it. Not minified, so a stack trace names the functions; the source map beside it maps
-// them back to the TypeScript with `node --enable-source-maps`.
+// them back to the TypeScript files' lines with `node --enable-source-maps`.
 import { join } from "node:path";
 
 /** Bundles `src/main.ts` of the project at `root` into `outfile` (esbuild, a dev dependency). */
@@ -18,6 +18,9 @@ export async function bundleEntry(root, outfile = join(root, "dist/src/main.js")
     format: "esm",
     target: "node20",
     sourcemap: true,
+    // Positions only: with the sources' text the map was 6.9 MB, which `--enable-source-maps` holds
+    // in memory.
+    sourcesContent: false,
     logLevel: "warning",
     // A native module (the render worker loads it, not this file); ioredis is required at run time
     // only when REDIS_URL is set (src/redis.ts).
