@@ -1,7 +1,8 @@
 // The entry point as one file: src/main.ts and everything it imports, dependencies included, bundled
 // by esbuild into dist/src/main.js, where tsc's output would have been (tsconfig.build.json leaves
-// main.ts out). Node then reads, resolves and compiles one module at start instead of several
-// hundred, which took about a quarter of the time from start to the first answer (BENCHMARKS.md).
+// main.ts out). Node then reads, resolves and compiles one module at start instead of about 600:
+// with the two start-up changes made beside it (src/main.ts, src/mcp/tool.ts), start to the first
+// answer went from about 1.3 s to 1.0 s (BENCHMARKS.md).
 // The rest of dist/ is tsc's output as before: the render worker (a thread with its own modules)
 // loads from it. Not minified, so a stack trace names the functions; the source map beside it maps
 // them back to the TypeScript files' lines with `node --enable-source-maps`.
