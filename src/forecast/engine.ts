@@ -158,7 +158,7 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
   // Periods fed by the same inputs share one list of them.
   const originSets = new Map<string, number[]>();
 
-  const evaluate = (kind: PeriodResult["kind"], date: string, startHour: number, start: Date, end: Date): PeriodResult => {
+  const evaluate = (kind: PeriodResult["kind"], date: string, startHour: number, start: Date, end: Date, startIso: string, endIso: string): PeriodResult => {
     const used = new Set<number>();
     const c = conditionsOf(inputs, spot, start, end, used);
     const { swell, windKt, windFromDeg, windOnshore } = c;
@@ -223,8 +223,8 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
     const visFt = vis ? Math.round(vis.ft) : null;
     const json: PeriodJson = {
       kind,
-      start: intern(isoWithOffset(start, spot.timezone)),
-      end: intern(isoWithOffset(end, spot.timezone)),
+      start: startIso,
+      end: endIso,
       rating,
       score,
       visibility_ft: visFt,
@@ -249,9 +249,10 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
     return new Period(kind, date, startHour, start, end, score !== null && climatology, origins, json);
   };
 
-  const periods = slots.map((s) => evaluate("forecast", s.date, s.startHour, s.start, s.end));
+  const periods = slots.map((s) => evaluate("forecast", s.date, s.startHour, s.start, s.end, s.startIso, s.endIso));
   const nowHour = hourFloor(now);
-  const nowcast = evaluate("nowcast", today, -1, nowHour, new Date(nowHour.getTime() + HOUR_MS));
+  const nowEnd = new Date(nowHour.getTime() + HOUR_MS);
+  const nowcast = evaluate("nowcast", today, -1, nowHour, nowEnd, intern(isoWithOffset(nowHour, spot.timezone)), intern(isoWithOffset(nowEnd, spot.timezone)));
   const first = slots[0]?.start ?? nowHour;
   const last = slots[slots.length - 1]?.end ?? nowHour;
   return {

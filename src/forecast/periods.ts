@@ -1,7 +1,8 @@
 // The period grid: 3-hour blocks aligned to spot-local 00/03/…/21. A DST change makes that day's
 // block around the change 2 or 4 hours long; every block still starts on its local hour.
 import { DAYLIGHT_FIRST_START_HOUR, DAYLIGHT_LAST_START_HOUR, PERIOD_HOURS } from "../limits.js";
-import { addDays, zonedInstant } from "../time/zone.js";
+import { intern } from "../flat.js";
+import { addDays, isoWithOffset, zonedInstant } from "../time/zone.js";
 
 export interface PeriodSlot {
   /** Spot-local date the block starts on. */
@@ -10,6 +11,9 @@ export interface PeriodSlot {
   startHour: number;
   start: Date;
   end: Date;
+  /** `start` and `end` as periods show them (ISO 8601 with the zone's offset), built once per zone. */
+  startIso: string;
+  endIso: string;
 }
 
 // Every spot of a region shares its zone and day: the grid is built once per zone and date.
@@ -26,7 +30,7 @@ export function periodSlots(firstDate: string, days: number, timeZone: string): 
     for (let startHour = 0; startHour < 24; startHour += PERIOD_HOURS) {
       const start = zonedInstant(date, startHour, timeZone);
       const end = startHour + PERIOD_HOURS < 24 ? zonedInstant(date, startHour + PERIOD_HOURS, timeZone) : zonedInstant(addDays(date, 1), 0, timeZone);
-      slots.push({ date, startHour, start, end });
+      slots.push({ date, startHour, start, end, startIso: intern(isoWithOffset(start, timeZone)), endIso: intern(isoWithOffset(end, timeZone)) });
     }
   }
   if (slotCache.size > 1000) slotCache.clear();
