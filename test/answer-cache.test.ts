@@ -85,7 +85,7 @@ describe("answer cache validity", () => {
   it("holds at most ANSWER_CACHE_BYTES of answers, each counted at twice its JSON bytes plus 512", async () => {
     const t = setup();
     const MiB = 1024 * 1024;
-    // A body of exactly 1 MiB costs 2 MiB + 512: at 8 MiB three fit, and the fourth evicts the oldest.
+    // A body of exactly 1 MiB costs 2 MiB + 512: `held` of them fit, and the next evicts the oldest.
     const held = Math.floor(ANSWER_CACHE_BYTES / (2 * MiB + 512));
     expect(held).toBeGreaterThan(0);
     expect(held).toBeLessThan(12);
