@@ -70,6 +70,14 @@ describe("npm start's entry", () => {
     expect(entry).toMatch(/^\/\/# sourceMappingURL=main\.js\.map$/m);
   });
 
+  it("is plain ASCII, so V8 holds its source at one byte a character", () => {
+    // One character above U+00FF anywhere in it doubles the heap its source takes (scripts/bundle-entry.mjs).
+    const entry = readFileSync(join(PROJECT_ROOT, SERVICE[1][0]!));
+    expect(entry.findIndex((b) => b > 0x7f)).toBe(-1);
+    // The service's own wording with its dashes and ellipses is in it, escaped.
+    expect(entry.toString("latin1")).toMatch(/\\u2013/);
+  });
+
 
   it("logs JSON lines only when stdout is not a terminal", async () => {
     const out = await start(...SERVICE, /"msg":"listening"/);
