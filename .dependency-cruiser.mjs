@@ -7,8 +7,8 @@
 export const LAYERS = [
   {
     name: "base",
-    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones",
-    paths: ["^src/(activities|attribution|clock|config|errors|flat|limits|logger|order|package-info|paths|redis)\\.ts$", "^src/time/"],
+    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones, the heap's compaction when idle",
+    paths: ["^src/(activities|attribution|clock|config|errors|flat|idle-compaction|limits|logger|order|package-info|paths|redis)\\.ts$", "^src/time/"],
   },
   {
     name: "catalog",

@@ -11,7 +11,8 @@ import { createContext } from "./compose.js";
 import { createApp } from "./http/app.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
-import { createLogger } from "./logger.js";
+import { startIdleCompaction, type Compaction } from "./idle-compaction.js";
+import { createLogger, type ServiceLogger } from "./logger.js";
 import { createMcpServerFactory, prepareToolSchemas } from "./mcp/server.js";
 import { startupBlock } from "./startup.js";
 
@@ -36,6 +37,20 @@ function readConfig(): Config {
   }
 }
 
+const MB = 1024 * 1024;
+
+/**
+ * Once warmed up: the tools' JSON Schemas for tools/list, then the watch that compacts the heap when
+ * the service falls idle (src/idle-compaction.ts), counting the heap's growth from its size at
+ * ready. Each compaction is a debug line: its pause and what it gave back.
+ */
+async function afterWarmUp(log: ServiceLogger): Promise<void> {
+  await prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed"));
+  startIdleCompaction((c: Compaction) =>
+    log.debug({ ms: Math.round(c.ms), heap_mb: [Math.round(c.heapBeforeBytes / MB), Math.round(c.heapAfterBytes / MB)] }, "heap compacted while idle"),
+  );
+}
+
 function serveHttp(config: Config): void {
   // On a terminal, readable lines after the start-up block; elsewhere JSON lines.
   const log = createLogger(config.logLevel, 1, process.stdout.isTTY === true);
@@ -51,7 +66,7 @@ function serveHttp(config: Config): void {
     .warmUp()
     .then(() => log.info({ ms: Math.round(performance.now() - started) }, "warmed up: ready"))
     .catch((err: unknown) => log.error({ err }, "warm-up failed"))
-    .finally(() => prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed")));
+    .finally(() => afterWarmUp(log));
   server.listen(config.port, config.host, () => {
     const port = (server.address() as AddressInfo).port;
     // PORT=0 takes any free port: the block names the one taken.
@@ -70,7 +85,7 @@ function serveMcpStdio(config: Config): void {
   ctx
     .warmUp()
     .catch((err: unknown) => log.error({ err }, "warm-up failed"))
-    .finally(() => prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed")));
+    .finally(() => afterWarmUp(log));
   log.info({ data: config.dataSource, spots: ctx.catalog.spots.length }, "serving MCP over stdio");
 }
 

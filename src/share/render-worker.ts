@@ -1,8 +1,7 @@
 // A share-image render worker (src/share/render-pool.ts): draws one card per message, off the
 // main thread, so a render never holds up the event loop that answers everyone else.
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
+import { compactingCollection, exposeGc } from "../idle-compaction.js";
 import { localRenderer, type CardImageModel } from "./card-draw.js";
 import { RENDER_COLLECT_EVERY, RENDER_COLLECT_IDLE_MS, type RenderReply } from "./render-pool.js";
 
@@ -14,30 +13,28 @@ const renderer = localRenderer(undefined, (workerData as { fontDirectory?: strin
  * so it collects them late: drawing 100 cards in a row left the process at 232 MB, against 130 MB
  * with a full collection every fourth card (BENCHMARKS.md, "Memory budget"; measured with the
  * earlier renderer, whose own garbage was larger). So this worker collects its own heap after every
- * RENDER_COLLECT_EVERY cards, and once when it falls idle, after the card has been sent. The `gc`
- * function comes from V8's flag, set here rather than on the command line so every way of starting
- * the service (npm start, tests, a process manager) behaves the same.
+ * RENDER_COLLECT_EVERY cards, and once when it falls idle, after the card has been sent; the idle
+ * one also compacts, so the worker's half-empty heap pages go back too (about 5 MB of its 10).
+ * The `gc` function comes from V8's flag, set here rather than on the command line so every way of
+ * starting the service (npm start, tests, a process manager) behaves the same.
  */
-setFlagsFromString("--expose-gc");
-const collect = runInNewContext("gc") as () => void;
-// The flag is the process's: off again, so no other context (later workers, vm contexts of the main
-// thread) finds a global `gc` it did not ask for.
-setFlagsFromString("--no-expose-gc");
+const collect = exposeGc();
 let sinceCollect = 0;
 let idle: NodeJS.Timeout | undefined;
 
-function collectNow(): void {
+function collectNow(compact: boolean): void {
   clearTimeout(idle);
   idle = undefined;
   sinceCollect = 0;
-  collect();
+  if (compact) compactingCollection(collect);
+  else collect();
   parentPort!.postMessage({ collected: true } satisfies RenderReply);
 }
 
 /** After each card, drawn or failed (a failed one may have allocated as much). */
 function afterCard(): void {
-  if (++sinceCollect >= RENDER_COLLECT_EVERY) collectNow();
-  else idle = setTimeout(collectNow, RENDER_COLLECT_IDLE_MS).unref();
+  if (++sinceCollect >= RENDER_COLLECT_EVERY) collectNow(false);
+  idle = setTimeout(() => collectNow(true), RENDER_COLLECT_IDLE_MS).unref();
 }
 
 parentPort!.on("message", (msg: { id: number; model: CardImageModel }) => {
