@@ -11,7 +11,7 @@
 // check while the last still gave back CONTINUE_BYTES. The heap in use cannot tell garbage from
 // live data until a collection has run, so growth is the trigger: a compaction that finds
 // everything live costs one pause and waits for the next GROWTH_BYTES. Each collection takes the
-// main thread for about 60–90 ms, only when nothing was waiting for it (BENCHMARKS.md, "Memory
+// main thread for about 60–100 ms, only when nothing was waiting for it (BENCHMARKS.md, "Memory
 // budget").
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";

@@ -33,7 +33,7 @@ interface Slot {
 
 /**
  * A render worker with nothing to draw for this long is stopped, and its memory (its own heap, the
- * renderer's libraries and fonts, resvg's allocations: about 50–60 MB of RSS) returned; the next
+ * renderer's libraries and fonts, resvg's allocations: about 33 MB of RSS) returned; the next
  * card starts a new one, which costs what the first card after start does (BENCHMARKS.md).
  */
 export const RENDER_IDLE_MS = 10_000;
