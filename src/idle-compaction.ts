@@ -66,8 +66,12 @@ export interface IdleCompaction {
   stop(): void;
 }
 
-/** Starts the watch on this thread's event loop and heap. The timer does not keep the process alive. */
-export function startIdleCompaction(onCompaction?: (c: Compaction) => void): IdleCompaction {
+/**
+ * Starts the watch on this thread's event loop and heap. `waiting` says whether a request is still
+ * being answered: one waiting on an upstream leaves the loop quiet, and must not then wait behind a
+ * collection too. The timer does not keep the process alive.
+ */
+export function startIdleCompaction(onCompaction?: (c: Compaction) => void, waiting: () => boolean = () => false): IdleCompaction {
   const gc = exposeGc();
   let count = 0;
   let quiet = 0;
@@ -78,7 +82,7 @@ export function startIdleCompaction(onCompaction?: (c: Compaction) => void): Idl
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, last).utilization;
     last = now;
-    if (busy >= IDLE_UTILIZATION) {
+    if (busy >= IDLE_UTILIZATION || waiting()) {
       quiet = 0;
       return;
     }

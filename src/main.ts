@@ -42,12 +42,14 @@ const MB = 1024 * 1024;
 /**
  * Once warmed up: the tools' JSON Schemas for tools/list, then the watch that compacts the heap when
  * the service falls idle (src/idle-compaction.ts), counting the heap's growth from its size at
- * ready. Each compaction is a debug line: its pause and what it gave back.
+ * ready; never while a request is being answered (`waiting`). Each compaction is a debug line: its
+ * pause and what it gave back.
  */
-async function afterWarmUp(log: ServiceLogger): Promise<void> {
+async function afterWarmUp(log: ServiceLogger, waiting?: () => boolean): Promise<void> {
   await prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed"));
-  startIdleCompaction((c: Compaction) =>
-    log.debug({ ms: Math.round(c.ms), heap_mb: [Math.round(c.heapBeforeBytes / MB), Math.round(c.heapAfterBytes / MB)] }, "heap compacted while idle"),
+  startIdleCompaction(
+    (c: Compaction) => log.debug({ ms: Math.round(c.ms), heap_mb: [Math.round(c.heapBeforeBytes / MB), Math.round(c.heapAfterBytes / MB)] }, "heap compacted while idle"),
+    waiting,
   );
 }
 
@@ -58,7 +60,7 @@ function serveHttp(config: Config): void {
   ctx.upstreams?.start();
   const server = createHttpServer();
   attachClientErrorHandler(server, ctx);
-  limitConnections(server, ctx.config.connections, ctx.log);
+  const connections = limitConnections(server, ctx.config.connections, ctx.log);
   server.on("request", createApp(ctx));
   // Warming from the first tick: /readyz says `starting` until it is done.
   const started = performance.now();
@@ -66,7 +68,7 @@ function serveHttp(config: Config): void {
     .warmUp()
     .then(() => log.info({ ms: Math.round(performance.now() - started) }, "warmed up: ready"))
     .catch((err: unknown) => log.error({ err }, "warm-up failed"))
-    .finally(() => afterWarmUp(log));
+    .finally(() => afterWarmUp(log, () => connections.answering() > 0));
   server.listen(config.port, config.host, () => {
     const port = (server.address() as AddressInfo).port;
     // PORT=0 takes any free port: the block names the one taken.

@@ -143,7 +143,7 @@ export const PRESSURED_KEEP_ALIVE_MS = 2_000;
  * Call before the app's request listener is attached, so an over-deep pipeline is cut off before
  * its request is run.
  */
-export function limitConnections(server: Server, caps: { max: number; perIp: number }, log?: ServiceContext["log"]): { open(): number } {
+export function limitConnections(server: Server, caps: { max: number; perIp: number }, log?: ServiceContext["log"]): { open(): number; answering(): number } {
   const normalKeepAlive = server.keepAliveTimeout;
   const perAddress = new Map<string, number>();
   // Sockets without a request in flight, least recently active first (a Set keeps insertion order).
@@ -212,5 +212,6 @@ export function limitConnections(server: Server, caps: { max: number; perIp: num
       if (open <= caps.max / 4) setPressure(false);
     });
   });
-  return { open: () => open };
+  // Connections with a request not yet answered: those not idle.
+  return { open: () => open, answering: () => open - idle.size };
 }
