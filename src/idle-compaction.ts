@@ -37,6 +37,22 @@ export function exposeGc(): () => void {
 }
 
 /**
+ * `--max-semi-space-size` as the process was started with (`npm start` passes 2), or 0, V8's
+ * default. Setting `--optimize-for-size` also sets that flag to 1 (a V8 implication) and clearing it
+ * does not set it back, so every isolate made afterwards (a render worker) would get a young
+ * generation half the size; compactingCollection restores it.
+ */
+export function startedSemiSpaceMb(args: readonly string[] = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)]): number {
+  let mb = 0;
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--max[-_]semi[-_]space[-_]size(?:=(\d+))?$/.exec(args[i]!);
+    if (m) mb = Number(m[1] ?? args[i + 1]) || 0;
+  }
+  return mb;
+}
+const SEMI_SPACE_MB = startedSemiSpaceMb();
+
+/**
  * One full collection that moves the live objects off the emptiest pages, so those pages go back.
  * V8 then picks pages as it does for a process short of memory (`--optimize-for-size`, set for this
  * collection only): pages at least a fifth free, emptiest first, up to about 6 MB of objects moved.
@@ -50,6 +66,7 @@ export function compactingCollection(gc: () => void): void {
     gc();
   } finally {
     setFlagsFromString("--no-optimize-for-size");
+    setFlagsFromString(`--max-semi-space-size=${SEMI_SPACE_MB}`);
   }
 }
 
