@@ -42,7 +42,7 @@ export const ACTIVITIES: readonly Activity[] = [
     id: "snorkel",
     label: "Snorkeling",
     model: "native",
-    note: "Ranked spots and best day; the score is calibrated for snorkeling.",
+    note: "The score is made for snorkeling; spots are ranked only where their typical visibility is calibrated to published figures.",
     activityFit: 1.0,
     tieBreak: ["calmer_surface"],
     notScored: null,

@@ -89,6 +89,7 @@ describe("best day", () => {
       "eg-js-dahab",
       "eg-js-sharm-el-sheikh",
       "hn-ib-roatan-west",
+      "id-nb-gili-islands",
       "id-nt-komodo",
       "id-pd-raja-ampat",
       "id-sa-bunaken",

@@ -12,7 +12,7 @@ import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { WIND_BANDS, windWord } from "../src/forecast/wind-words.js";
 import { cardImageModel } from "../src/share/card-image.js";
 import { NORM_GUST_FACTOR } from "../src/sources/climatology.js";
-import { UNCALIBRATED_NOTE } from "../src/forecast/why.js";
+import { UNRANKED_NOTES } from "../src/forecast/why.js";
 import { connectClient } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";
 
@@ -203,14 +203,20 @@ describe("text that names the reason (item 8)", () => {
     }
   });
 
-  it("conditions_only region (Catalina): every rated period and the Markdown say visibility is uncalibrated", async () => {
+  it("a spot decisions do not rank says why beside every score: here a region not yet ranked (Catalina)", async () => {
     const { body } = await conditions("spot=casino-point&from=2026-11-24&to=2026-11-24");
-    for (const p of body.periods.filter((x) => x.score !== null)) expect(p.why).toContain(UNCALIBRATED_NOTE);
+    const note = svc.ctx.catalog.spot("casino-point")!.levelCalibrated ? UNRANKED_NOTES.region : UNRANKED_NOTES.spot;
+    for (const p of body.periods.filter((x) => x.score !== null)) expect(p.why).toContain(note);
     const md = await mcpText("get_conditions", { spot: "casino-point" });
-    expect(md).toContain(UNCALIBRATED_NOTE);
-    // A full region does not carry it.
-    const full = await conditions("spot=hanauma-bay&from=2026-11-24&to=2026-11-24");
-    for (const p of full.body.periods) expect(p.why ?? "").not.toContain(UNCALIBRATED_NOTE);
+    expect(md).toContain(note);
+    // (An estimated spot in a ranked region, which says its own level is the reason, is tested on the shipped catalogue in rules-and-ranking.test.ts.)
+    // A ranked spot carries neither.
+    const ranked = svc.ctx.catalog.spots.find((s) => s.ranked)!;
+    const full = await conditions(`spot=${ranked.id}`);
+    for (const p of full.body.periods) {
+      expect(p.why ?? "").not.toContain(UNRANKED_NOTES.region);
+      expect(p.why ?? "").not.toContain(UNRANKED_NOTES.spot);
+    }
   });
 });
 

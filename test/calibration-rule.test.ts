@@ -1,10 +1,14 @@
 // The calibration rule (src/catalog/levels.ts, docs/model.md) on made-up spots: which references
-// count, how conflicting sources pool, when a spot's typical level is calibrated, and when a region
-// is published `full`. calibration.test.ts holds the shipped catalogue to the same rule.
+// count (a person's page, a typical figure, a scope that fits the spot's habitat), how conflicting
+// sources pool, how floors and ceilings bound a level, when a spot's typical level is calibrated, and
+// when a region is published `full`. calibration.test.ts holds the shipped catalogue to the same rule.
 import { describe, expect, it } from "vitest";
+import { HABITAT_FITS, habitatOf, SHALLOW_MAX_M } from "../src/catalog/habitat.js";
+import { Publishers } from "../src/catalog/publishers.js";
 import {
+  BOUND_SHARE,
   closedAllMonth,
-  FULL_SUPPORT_SHARE,
+  FULL_MIN_CALIBRATED,
   MAX_MONTH_STEP,
   MAX_RANGE_RATIO,
   monthSteps,
@@ -15,49 +19,77 @@ import {
   spotLevel,
   uncounted,
 } from "../src/catalog/levels.js";
-import type { AccessRule, ReferenceKind, RegionRecord, SpotRecord, VisibilityReference } from "../src/catalog/schema.js";
+import type { AccessRule, ReferenceScope, RegionRecord, VisibilityReference } from "../src/catalog/schema.js";
+import { REFERENCE_SCOPES } from "../src/catalog/schema.js";
 
 const ALL = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-const ref = (low: number, high: number | null, over: Partial<VisibilityReference> = {}): VisibilityReference => ({
+/** Publishers for the made-up pages: example.org is a dive operator, gen.example a generated page farm. */
+const PUBLISHERS = new Publishers([
+  { match: "example.org", kind: "operator", name: "An operator", why: "Test." },
+  { match: "gen.example", kind: "generated", name: "A page farm", why: "Test." },
+  { match: "gen.example/person", kind: "community", name: "A person's page on the farm's host", why: "Test." },
+]);
+const ref = (low: number | null, high: number | null, over: Partial<VisibilityReference> = {}): VisibilityReference => ({
   low_ft: low,
   high_ft: high,
   months: ALL,
   kind: "site",
-  fits: true,
   source: "https://example.org/",
   says: "x",
   ...over,
 });
+const area = (low: number | null, high: number | null, scope: ReferenceScope, over: Partial<VisibilityReference> = {}) => ref(low, high, { kind: "area", scope, ...over });
 const flat = (ft: number) => Array<number>(12).fill(ft);
-type SpotData = Pick<SpotRecord, "id" | "name" | "clarity_ft" | "clarity_kind" | "visibility_refs" | "access">;
-const spot = (refs: VisibilityReference[], level: number[] = flat(60), kind: SpotRecord["clarity_kind"] = "site", id = "s"): SpotData => ({
+/** Open water 12 m deep on reef: every scope but `elsewhere` may calibrate it. */
+const OPEN = { typical_depth_m: 12, bottom: "reef", runoff: 0.1, swell_exposure: 0.6 } as const;
+const LAGOON = { typical_depth_m: 3, bottom: "sand", runoff: 0.1, swell_exposure: 0.2 } as const;
+type SpotData = Parameters<typeof spotLevel>[0];
+const spot = (refs: VisibilityReference[], level: number[] = flat(60), kind: SpotData["clarity_kind"] = "site", id = "s", water: Pick<SpotData, "typical_depth_m" | "bottom" | "runoff" | "swell_exposure"> = OPEN): SpotData => ({
   id,
   name: id,
   clarity_ft: level,
   clarity_kind: kind,
   visibility_refs: refs,
   access: [],
+  ...water,
 });
+const uncountedFor = (r: VisibilityReference, water: Pick<SpotData, "typical_depth_m" | "bottom" | "runoff" | "swell_exposure"> = OPEN) => uncounted(r, water, PUBLISHERS);
+const levelOf = (s: SpotData, level?: number[]) => spotLevel(s, level ?? s.clarity_ft, PUBLISHERS);
 
 describe("which references count", () => {
-  it("counts a fitting typical range of any kind but a log", () => {
-    for (const kind of ["site", "area", "operator_table"] as ReferenceKind[]) expect(uncounted(ref(40, 80, { kind })), kind).toBeNull();
-    expect(uncounted(ref(40, 80, { kind: "log" }))).toBe("log");
+  it("counts a person's typical range of any kind but a log", () => {
+    expect(uncountedFor(ref(40, 80))).toBeNull();
+    expect(uncountedFor(area(40, 80, "coast"))).toBeNull();
+    expect(uncountedFor(ref(40, 80, { kind: "operator_table", scope: "coast" }))).toBeNull();
+    expect(uncountedFor(ref(40, 80, { kind: "log" }))).toBe("log");
   });
 
-  it("leaves out a figure for other water, a floor with no level, and a range wider than ×3", () => {
-    expect(uncounted(ref(40, 80, { kind: "area", fits: false }))).toBe("does_not_fit");
-    expect(uncounted(ref(50, null))).toBe("floor_only");
+  it("never counts generated text, and needs every publisher judged", () => {
+    expect(uncountedFor(ref(40, 80, { source: "https://gen.example/page" }))).toBe("generated");
+    expect(uncountedFor(ref(40, 80, { source: "https://www.gen.example/a/b" }))).toBe("generated");
+    // The longest match wins: a person's path on the same host counts.
+    expect(uncountedFor(ref(40, 80, { source: "https://gen.example/person/page" }))).toBeNull();
+    expect(uncountedFor(ref(40, 80, { source: "https://unknown.example/" }))).toBe("unknown_publisher");
+    // A generated page spoils nothing else: with a person's page beside it the spot is calibrated on that one.
+    const s = levelOf(spot([ref(40, 80), ref(90, 120, { source: "https://gen.example/p" })]));
+    expect(s).toMatchObject({ calibrated: true, counted: 1, publishers: 1 });
+    expect(levelOf(spot([ref(40, 80, { source: "https://gen.example/p" })]))).toMatchObject({ calibrated: false, counted: 0 });
+  });
+
+  it("leaves out a figure for another place, a floor or a ceiling alone, and a range wider than ×3", () => {
+    expect(uncountedFor(area(40, 80, "elsewhere"))).toBe("elsewhere");
+    expect(uncountedFor(ref(50, null))).toBe("floor_only");
+    expect(uncountedFor(ref(null, 50))).toBe("ceiling_only");
     expect(MAX_RANGE_RATIO).toBe(3);
-    expect(uncounted(ref(20, 60))).toBeNull();
-    expect(uncounted(ref(20, 63))).toBe("too_wide");
+    expect(uncountedFor(ref(20, 60))).toBeNull();
+    expect(uncountedFor(ref(20, 63))).toBe("too_wide");
     // A metre range of exactly ×3 stored in whole feet (5–15 m as 16–49 ft, 10–30 m as 33–100 ft)
     // still counts; 3–10 m (10–33 ft) does not.
-    expect(uncounted(ref(16, 49))).toBeNull();
-    expect(uncounted(ref(33, 100))).toBeNull();
-    expect(uncounted(ref(10, 33))).toBe("too_wide");
+    expect(uncountedFor(ref(16, 49))).toBeNull();
+    expect(uncountedFor(ref(33, 100))).toBeNull();
+    expect(uncountedFor(ref(10, 33))).toBe("too_wide");
     // A log is a log whatever else it says.
-    expect(uncounted(ref(50, null, { kind: "log" }))).toBe("log");
+    expect(uncountedFor(ref(50, null, { kind: "log" }))).toBe("log");
   });
 
   it("stands a single typical figure for ±25 % around it, in whole feet", () => {
@@ -65,6 +97,69 @@ describe("which references count", () => {
     expect(rangeFor({ low_ft: 100, high_ft: 100 })).toEqual({ low: 75, high: 125 });
     expect(rangeFor({ low_ft: 66, high_ft: 66 })).toEqual({ low: 50, high: 83 });
     expect(rangeFor({ low_ft: 40, high_ft: 80 })).toEqual({ low: 40, high: 80 });
+  });
+});
+
+describe("the habitat rule", () => {
+  it("reads a spot's habitat from its depth, bottom, shelter and runoff", () => {
+    expect(habitatOf(OPEN)).toBe("open");
+    expect(habitatOf(LAGOON)).toBe("lagoon");
+    expect(habitatOf({ ...OPEN, typical_depth_m: SHALLOW_MAX_M })).toBe("shallow");
+    expect(habitatOf({ ...OPEN, typical_depth_m: 3, bottom: "mixed", swell_exposure: 0.3 })).toBe("lagoon");
+    expect(habitatOf({ ...OPEN, typical_depth_m: 3, bottom: "mixed", swell_exposure: 0.5 })).toBe("shallow");
+    expect(habitatOf({ ...OPEN, runoff: 0.5 })).toBe("turbid");
+  });
+
+  it("applies one table to every reference: which scope may calibrate which habitat", () => {
+    const table = Object.fromEntries(REFERENCE_SCOPES.map((scope) => [scope, [...HABITAT_FITS[scope]]]));
+    expect(table).toEqual({
+      bay: ["open", "shallow", "lagoon", "turbid"],
+      coast: ["open", "shallow"],
+      outer_reef: ["open"],
+      centre: ["open"],
+      elsewhere: [],
+    });
+    // Moorea's case: a dive club's average over its passes, lagoon and ocean sites does not calibrate a 3 m sand lagoon spot…
+    expect(uncountedFor(area(98, 98, "centre"), LAGOON)).toBe("habitat");
+    // …nor does an island-wide figure (the US Virgin Islands' and Hawaiʻi's sand bays)…
+    expect(uncountedFor(area(40, 80, "coast"), LAGOON)).toBe("habitat");
+    // …while the same island figure calibrates a shallow reef as it does open water (Hawksnest Bay and Waterlemon Cay alike).
+    expect(uncountedFor(area(40, 80, "coast"), { ...OPEN, typical_depth_m: 3 })).toBeNull();
+    expect(uncountedFor(area(40, 80, "coast"), { ...OPEN, typical_depth_m: 4 })).toBeNull();
+    // A figure for the lagoon itself, or a page about the spot, calibrates it.
+    expect(uncountedFor(area(20, 40, "bay"), LAGOON)).toBeNull();
+    expect(uncountedFor(ref(20, 40), LAGOON)).toBeNull();
+    expect(uncountedFor(area(60, 100, "outer_reef"), { ...OPEN, typical_depth_m: 5 })).toBe("habitat");
+  });
+});
+
+describe("floors and ceilings", () => {
+  it("bound the level without setting it: a level below a floor or above a ceiling is an error the check reports", () => {
+    const floor = ref(70, null);
+    expect(levelOf(spot([ref(50, 100), floor], flat(80)))).toMatchObject({ calibrated: true, beyondBounds: [] });
+    const low = levelOf(spot([ref(50, 100), floor], flat(60)));
+    expect(low).toMatchObject({ calibrated: false, beyondBounds: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] });
+    expect(low.reason).toMatch(/^its level is beyond a published floor or ceiling in Jan/);
+    expect(low.months[0]).toMatchObject({ floor: 70, ceiling: null, within: false });
+    expect(levelOf(spot([ref(50, 100), ref(null, 70)], flat(80))).beyondBounds).toHaveLength(12);
+    // A floor alone calibrates nothing.
+    expect(levelOf(spot([floor], flat(80)))).toMatchObject({ calibrated: false, counted: 0 });
+  });
+
+  it("ask for the range's upper quarter when the sources disagree (a floor at or above every range)", () => {
+    expect(BOUND_SHARE).toBe(0.25);
+    const s = levelOf(spot([ref(50, 100), ref(150, null)], flat(90)));
+    expect(s.months[0]).toMatchObject({ floor: 87, within: true });
+    expect(levelOf(spot([ref(50, 100), ref(100, null)], flat(90))).months[0]).toMatchObject({ floor: 87, within: true });
+    expect(levelOf(spot([ref(50, 100), ref(150, null)], flat(80))).calibrated).toBe(false);
+    // A ceiling at or below every range asks for its lower quarter.
+    expect(levelOf(spot([ref(50, 100), ref(null, 40)], flat(60))).months[0]).toMatchObject({ ceiling: 63, within: true });
+  });
+
+  it("count only where the floor itself would count (a person's page whose scope fits)", () => {
+    const generated = ref(90, null, { source: "https://gen.example/p" });
+    expect(levelOf(spot([ref(50, 100), generated], flat(60))).calibrated).toBe(true);
+    expect(levelOf(spot([ref(50, 100), area(90, null, "elsewhere")], flat(60))).calibrated).toBe(true);
   });
 });
 
@@ -83,35 +178,39 @@ describe("pooling sources", () => {
   it("pools only the sources that count and cover the month, and has no range without one", () => {
     const winter = ref(30, 50, { months: [12, 1, 2] });
     const log = ref(100, 100, { kind: "log" });
-    expect(pooledRange([winter, log, ref(60, 90)], 1)).toMatchObject({ low: 45, high: 70 });
-    expect(pooledRange([winter, log, ref(60, 90)], 6)).toMatchObject({ low: 60, high: 90 });
-    expect(pooledRange([winter, log], 6)).toBeNull();
-    expect(pooledRange([ref(50, null)], 6)).toBeNull();
+    const counting = (refs: VisibilityReference[]) => refs.filter((r) => uncountedFor(r) === null);
+    expect(pooledRange(counting([winter, log, ref(60, 90)]), 1)).toMatchObject({ low: 45, high: 70 });
+    expect(pooledRange(counting([winter, log, ref(60, 90)]), 6)).toMatchObject({ low: 60, high: 90 });
+    expect(pooledRange(counting([winter, log]), 6)).toBeNull();
+    expect(pooledRange(counting([ref(50, null)]), 6)).toBeNull();
   });
 });
 
 describe("a calibrated spot", () => {
   it("has a level from a published kind of source inside every month's pooled range", () => {
-    expect(spotLevel(spot([ref(40, 80)]))).toMatchObject({ calibrated: true, reason: null, counted: 1 });
+    expect(levelOf(spot([ref(40, 80)]))).toMatchObject({ calibrated: true, reason: null, counted: 1 });
     // Both ends of the range are inside it.
-    expect(spotLevel(spot([ref(40, 80)], flat(40))).calibrated).toBe(true);
-    expect(spotLevel(spot([ref(40, 80)], flat(80))).calibrated).toBe(true);
+    expect(levelOf(spot([ref(40, 80)], flat(40))).calibrated).toBe(true);
+    expect(levelOf(spot([ref(40, 80)], flat(80))).calibrated).toBe(true);
   });
 
   it("is not calibrated when its level rests on judgement or a log, whatever the references", () => {
-    expect(spotLevel(spot([ref(40, 80)], flat(60), "judgement"))).toMatchObject({ calibrated: false, reason: "its level rests on judgement" });
-    expect(spotLevel(spot([ref(40, 80)], flat(60), "log"))).toMatchObject({ calibrated: false, reason: "its level rests on a dive log" });
+    expect(levelOf(spot([ref(40, 80)], flat(60), "judgement"))).toMatchObject({ calibrated: false, reason: "its level rests on judgement" });
+    expect(levelOf(spot([ref(40, 80)], flat(60), "log"))).toMatchObject({ calibrated: false, reason: "its level rests on a dive log" });
   });
 
   it("needs a counting figure for every month, and its level inside each", () => {
-    expect(spotLevel(spot([]))).toMatchObject({ calibrated: false, reason: "no published typical figure that fits it" });
-    expect(spotLevel(spot([ref(50, null)]))).toMatchObject({ calibrated: false, counted: 0 });
-    expect(spotLevel(spot([ref(40, 80, { months: [5, 6, 7, 8, 9, 10] })])).reason).toBe("no counting figure for Jan, Feb, Mar, Apr, Nov, Dec");
+    expect(levelOf(spot([]))).toMatchObject({
+      calibrated: false,
+      reason: "no published typical figure found that passes the rule (a person's page, a typical figure, a scope that fits its habitat)",
+    });
+    expect(levelOf(spot([ref(50, null)]))).toMatchObject({ calibrated: false, counted: 0 });
+    expect(levelOf(spot([ref(40, 80, { months: [5, 6, 7, 8, 9, 10] })])).reason).toBe("no counting figure for Jan, Feb, Mar, Apr, Nov, Dec");
     const level = [81, ...flat(60).slice(1, 11), 39];
-    const s = spotLevel(spot([ref(40, 80)], level));
+    const s = levelOf(spot([ref(40, 80)], level));
     expect(s).toMatchObject({ calibrated: false, reason: "its level is outside the published range in Jan, Dec" });
-    expect(s.months[0]).toEqual({ month: 1, level_ft: 81, range: { low: 40, high: 80 }, closed: false, within: false });
-    expect(s.months[1]).toEqual({ month: 2, level_ft: 60, range: { low: 40, high: 80 }, closed: false, within: true });
+    expect(s.months[0]).toEqual({ month: 1, level_ft: 81, range: { low: 40, high: 80 }, floor: null, ceiling: null, closed: false, within: false });
+    expect(s.months[1]).toEqual({ month: 2, level_ft: 60, range: { low: 40, high: 80 }, floor: null, ceiling: null, closed: false, within: true });
   });
 
   it("needs no figure for a month the spot is closed throughout, and does for a month it is open even a day", () => {
@@ -119,9 +218,9 @@ describe("a calibrated spot", () => {
     const winterOnly = ref(40, 80, { months: [1, 2, 3, 4, 11, 12] });
     // Closed 16 May – 14 Oct: June to September need nothing, but May and October are open in part.
     const rok = { ...spot([winterOnly]), access: [closure("05-16", "10-14")] };
-    expect(spotLevel(rok).reason).toBe("no counting figure for May, Oct");
-    expect(spotLevel(rok).months[5]).toEqual({ month: 6, level_ft: 60, range: null, closed: true, within: true });
-    expect(spotLevel({ ...rok, access: [closure("05-01", "10-31")] }).calibrated).toBe(true);
+    expect(levelOf(rok).reason).toBe("no counting figure for May, Oct");
+    expect(levelOf(rok).months[5]).toEqual({ month: 6, level_ft: 60, range: null, floor: null, ceiling: null, closed: true, within: true });
+    expect(levelOf({ ...rok, access: [closure("05-01", "10-31")] }).calibrated).toBe(true);
     // A closure across the new year.
     expect(closedAllMonth([closure("12-15", "02-28")], 1)).toBe(true);
     expect(closedAllMonth([closure("12-15", "02-28")], 2)).toBe(true);
@@ -132,8 +231,8 @@ describe("a calibrated spot", () => {
   });
 
   it("is judged on a level passed in place of its own (the baselines)", () => {
-    expect(spotLevel(spot([ref(40, 80)]), flat(90)).calibrated).toBe(false);
-    expect(spotLevel(spot([ref(40, 80)], flat(90)), flat(60)).calibrated).toBe(true);
+    expect(levelOf(spot([ref(40, 80)]), flat(90)).calibrated).toBe(false);
+    expect(levelOf(spot([ref(40, 80)], flat(90)), flat(60)).calibrated).toBe(true);
   });
 });
 
@@ -148,26 +247,28 @@ describe("a region published `full`", () => {
   const good = (i: number) => spot([ref(40, 80)], flat(60), "site", `g${i}`);
   const bad = (i: number) => spot([ref(40, 80)], flat(60), "judgement", `b${i}`);
 
-  it("needs 80 % of its spots calibrated", () => {
-    expect(FULL_SUPPORT_SHARE).toBe(0.8);
-    expect(regionLevels(region([0, 1, 2, 3].map(good).concat(bad(0))))).toMatchObject({ calibrated: 4, earnsFull: true, reason: null });
-    const short = regionLevels(region([0, 1, 2].map(good).concat([bad(0), bad(1)])));
-    expect(short).toMatchObject({ calibrated: 3, earnsFull: false });
-    expect(short.reason).toBe("R: 3 of 5 spots have a typical visibility calibrated to published figures (80 % needed).");
-    expect(regionLevels(region([])).earnsFull).toBe(false);
+  it("needs three calibrated spots, however many others it lists", () => {
+    expect(FULL_MIN_CALIBRATED).toBe(3);
+    expect(regionLevels(region([0, 1, 2].map(good)), undefined, PUBLISHERS)).toMatchObject({ calibrated: 3, earnsFull: true, reason: null });
+    // Adding uncalibrated beaches no longer unpublishes a region (the 80 % share did).
+    expect(regionLevels(region([0, 1, 2].map(good).concat([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(bad))), undefined, PUBLISHERS)).toMatchObject({ calibrated: 3, earnsFull: true });
+    const short = regionLevels(region([0, 1].map(good).concat([bad(0)])), undefined, PUBLISHERS);
+    expect(short).toMatchObject({ calibrated: 2, earnsFull: false });
+    expect(short.reason).toBe("R: 2 of its 3 spots have a typical visibility calibrated to published figures (3 needed to rank).");
+    expect(regionLevels(region([]), undefined, PUBLISHERS).earnsFull).toBe(false);
   });
 
   it("needs its response inputs checked, and says which is missing", () => {
-    const unchecked = regionLevels(region([0, 1].map(good), null));
+    const unchecked = regionLevels(region([0, 1, 2].map(good), null), undefined, PUBLISHERS);
     expect(unchecked).toMatchObject({ responseChecked: false, earnsFull: false });
     expect(unchecked.reason).toBe("R: its spots' exposure, depths and runoff have not yet been checked against a map or a source.");
-    expect(regionLevels(region([bad(0)], null)).reason).toBe(
-      "R: 0 of 1 spots have a typical visibility calibrated to published figures (80 % needed); its spots' exposure, depths and runoff have not yet been checked against a map or a source.",
+    expect(regionLevels(region([bad(0)], null), undefined, PUBLISHERS).reason).toBe(
+      "R: 0 of its 1 spots have a typical visibility calibrated to published figures (3 needed to rank); its spots' exposure, depths and runoff have not yet been checked against a map or a source.",
     );
   });
 
   it("can be judged with every spot's level replaced", () => {
-    expect(regionLevels(region([0, 1].map(good)), () => flat(100)).earnsFull).toBe(false);
+    expect(regionLevels(region([0, 1, 2].map(good)), () => flat(100), PUBLISHERS).earnsFull).toBe(false);
   });
 });
 

@@ -79,7 +79,7 @@ describe("the shipped catalogue", () => {
     const wrong: string[] = [];
     for (const s of records.flatMap((r) => r.spots)) {
       if (!spotLevel(s).calibrated) continue;
-      const kinds = new Set(s.visibility_refs.filter((r) => uncounted(r) === null).map((r) => r.kind));
+      const kinds = new Set(s.visibility_refs.filter((r) => uncounted(r, s) === null).map((r) => r.kind));
       if (!kinds.has(s.clarity_kind as never)) wrong.push(`${s.id}: level from ${s.clarity_kind}, counting sources ${[...kinds].join(", ")}`);
     }
     expect(wrong).toEqual([]);

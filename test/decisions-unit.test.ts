@@ -94,7 +94,7 @@ describe("spots excluded for an activity", () => {
       },
     ]);
     expect(eligible.map((e) => [e.candidate.spot.id, e.regulatedAreas])).toEqual([
-      ["sharks-cove", [{ name: "Managed Area", rule: "Free-diving only" }, { name: "Other", rule: "Daytime only" }]],
+      ["sharks-cove", [{ name: "Managed Area", rule: "Free-diving only", gear: null, verified: true }, { name: "Other", rule: "Daytime only", gear: null, verified: true }]],
       ["three-tables", []],
     ]);
   });
@@ -189,7 +189,7 @@ describe("caveats", () => {
   });
   it("gives one regulated_area caveat with every rule that applies, each once", () => {
     const permit = { rule: "Divers need the park permit.", source: "https://park.example/rules" };
-    const area = { name: "Area A", rule: "Rule A" };
+    const area = { name: "Area A", rule: "Rule A", gear: null, verified: true };
     const caveats = caveatsFor({ ...base, activity: activity("spearfish"), accessRequirements: [permit, permit], regulatedAreas: [area, area] });
     expect(caveats.filter((c) => c.code === "regulated_area")).toEqual([
       { code: "regulated_area", message: `${permit.rule} Inside Area A: Rule A. Check the current rules before you go: ${permit.source}` },
@@ -197,7 +197,7 @@ describe("caveats", () => {
   });
   it("gives every caveat a message to relay that names the specifics", () => {
     const all = [
-      ...caveatsFor({ ...base, visibilitySource: "heuristic", freshness: "none", daysAhead: 4, rating: "no-go", snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" }, activity: activity("spearfish"), regulatedAreas: [{ name: "Area A", rule: "Rule A" }, { name: "Area B", rule: "Rule B" }] }),
+      ...caveatsFor({ ...base, visibilitySource: "heuristic", freshness: "none", daysAhead: 4, rating: "no-go", snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" }, activity: activity("spearfish"), regulatedAreas: [{ name: "Area A", rule: "Rule A", gear: null, verified: true }, { name: "Area B", rule: "Rule B", gear: null, verified: true }] }),
       ...caveatsFor({ ...base, freshness: "stale", activity: activity("spearfish"), regulationsReadable: false }),
       ...caveatsFor({ ...base, freshness: "aging" }),
     ];
@@ -225,7 +225,7 @@ describe("caveats", () => {
 
   it("spearfishing: always verify the rules; name rules-only areas; say when closures were not checked", () => {
     expect(codes({ activity: activity("spearfish") })).toEqual(["proxy_activity_model", "verify_fishing_rules"]);
-    expect(codes({ activity: activity("spearfish"), regulatedAreas: [{ name: "West Hawaiʻi FMA", rule: "No scuba spearfishing" }] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
+    expect(codes({ activity: activity("spearfish"), regulatedAreas: [{ name: "West Hawaiʻi FMA", rule: "No scuba spearfishing", gear: "breath-hold only", verified: false }] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
     expect(codes({ activity: activity("spearfish"), regulationsReadable: false })).toEqual(["proxy_activity_model", "regulations_not_checked", "verify_fishing_rules"]);
   });
 });

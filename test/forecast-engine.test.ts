@@ -6,6 +6,7 @@ import { getPosition } from "suncalc";
 import { describe, expect, it } from "vitest";
 import { Catalog, type Spot } from "../src/catalog/catalog.js";
 import { buildSpotForecast, provenanceOf, type PeriodResult, type SpotForecast } from "../src/forecast/engine.js";
+import { UNRANKED_NOTES } from "../src/forecast/why.js";
 import { emptyInputs, NO_ORIGIN, type HourlyInputs, type InputField, type Origin, type TideEvent, type TideSeries } from "../src/sources/types.js";
 
 const HOUR = 3_600_000;
@@ -17,10 +18,11 @@ const HOURS = LOOKBACK_H + 7 * 24 + 26;
 const catalog = Catalog.load();
 const hanauma = catalog.spot("hanauma-bay")!;
 /**
- * Open to the south only, so wind and swell from other quarters are (partly) sheltered; in a region
- * published as calibrated, so no caveat is appended.
+ * Open to the south only, so wind and swell from other quarters are (partly) sheltered; ranked (its
+ * level calibrated, in a region published `full`), so no note is appended; and with no closures, so
+ * no period's why starts with one (the closure test gives Hanauma Bay its own days back).
  */
-const SOUTH_FACING: Spot = { ...hanauma, exposure: ["S"], swell_exposure: 1, region: { ...hanauma.region, decision_support: "full" } };
+const SOUTH_FACING: Spot = { ...hanauma, exposure: ["S"], swell_exposure: 1, access: [], levelCalibrated: true, ranked: true, region: { ...hanauma.region, decision_support: "full" } };
 
 const LIVE: Origin = { id: "test:live", climatology: false, fetchedAt: new Date(NOW.getTime() - 20 * 60_000), credits: [] };
 const NORMS: Origin = { id: "climatology:test", climatology: true, fetchedAt: null, credits: [] };
@@ -210,8 +212,23 @@ describe("swell and wind as the period shows them", () => {
     expect(night.json.why).toMatch(/^After dark: /);
     expect(f.periods[0]!.json.why).not.toContain("fter dark");
     expect(f.periods[0]!.json.why).not.toContain("not yet calibrated");
-    const uncalibrated: Spot = { ...SOUTH_FACING, region: { ...hanauma.region, decision_support: "conditions_only" } };
-    expect(build(inputs(), uncalibrated).periods[0]!.json.why).toContain("not yet calibrated to published typical visibility");
+    expect(f.periods[0]!.json.why).not.toContain("not ranked");
+    // Not ranked because its own level is an estimate, or because its region is not ranked yet.
+    const estimated: Spot = { ...SOUTH_FACING, levelCalibrated: false, ranked: false };
+    expect(build(inputs(), estimated).periods[0]!.json.why).toContain(UNRANKED_NOTES.spot);
+    const unrankedRegion: Spot = { ...SOUTH_FACING, ranked: false, region: { ...hanauma.region, decision_support: "conditions_only" } };
+    expect(build(inputs(), unrankedRegion).periods[0]!.json.why).toContain(UNRANKED_NOTES.region);
+  });
+
+  it("starts every period of a closed day with the closure, and no other day's", () => {
+    // Hanauma Bay closes on Mondays and Tuesdays; the forecast starts on a Saturday.
+    const f = build(inputs(), { ...SOUTH_FACING, access: hanauma.access });
+    const days = new Map<string, string[]>();
+    for (const p of f.periods) days.set(p.date, [...(days.get(p.date) ?? []), p.json.why ?? ""]);
+    const closed = [...days].filter(([, whys]) => whys.every((w) => w.startsWith("Closed on this date: Hanauma Bay Nature Preserve is closed all day on Mondays and Tuesdays.")));
+    const open = [...days].filter(([, whys]) => whys.every((w) => !w.includes("Closed on this date")));
+    expect(closed.map(([d]) => new Date(`${d}T12:00:00Z`).getUTCDay()).sort()).toEqual([1, 2]);
+    expect(closed.length + open.length).toBe(days.size);
   });
 });
 

@@ -82,16 +82,17 @@ describe("spearfishing in Okinawa", () => {
 });
 
 describe("spearfishing in Cebu & Bohol", () => {
-  it("excludes the Pescador, Sumilon and Balicasag sanctuaries and quotes the reserve rules at Cabilao and Pamilacan", async () => {
+  it("excludes the Pescador, Sumilon, Balicasag and Pamilacan sanctuaries and quotes the reserve rules at Cabilao", async () => {
     const body = await rec("activity=spearfish&region=ph-07-cebu-bohol&limit=5");
     const closed = body.considered.excluded.filter((e) => e.reason === "closed_to_spearfishing");
-    expect(closed.map((e) => e.spot.id).sort()).toEqual(["balicasag-black-forest", "pescador-island-northeast", "pescador-island-south", "sumilon-island"]);
+    expect(closed.map((e) => e.spot.id).sort()).toEqual(["balicasag-black-forest", "pamilacan-island", "pescador-island-northeast", "pescador-island-south", "sumilon-island"]);
+    // Part of Pamilacan's reef is a no-take sanctuary whose boundary was not found: not ranked for spearfishing until a primary source allows it.
+    expect(closed.find((e) => e.spot.id === "pamilacan-island")!.note).toMatch(/boundary was not found.*not checked against the current regulation text/);
     expect(closed.find((e) => e.spot.id === "sumilon-island")!.areas).toEqual(["Sumilon Island Marine Reserve (Oslob)"]);
     expect(closed.find((e) => e.spot.id === "pescador-island-south")!.areas).toEqual(["Pescador Island Marine Park (Moalboal)"]);
-    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["cabilao-island", "cervera-shoal", "pamilacan-island"]);
+    expect(body.picks.map((p) => p.spot.id).sort()).toEqual(["cabilao-island", "cervera-shoal"]);
     const rules = (id: string) => body.picks.find((p) => p.spot.id === id)!.caveats.filter((c) => c.code === "regulated_area").map((c) => c.message).join(" ");
     expect(rules("cabilao-island")).toMatch(/Cabilao Island marine reserve/);
-    expect(rules("pamilacan-island")).toMatch(/Pamilacan Island marine sanctuary/);
     expect(rules("cervera-shoal")).not.toMatch(/marine (reserve|sanctuary)/);
   });
 

@@ -132,11 +132,13 @@ describe("not_covered across the sea", () => {
 });
 
 describe("Bonaire", () => {
-  it("is published as its calibration earns, with twelve spots, none at an approximate position", async () => {
+  it("is published as its calibration earns, with twelve spots, none placed on generated text", async () => {
     const region = Catalog.load().region(BONAIRE)!;
     expect(region.decision_support).toBe(supportByRule(region.id));
     expect(region.spots.map((s) => s.id).sort()).toEqual([...BONAIRE_SPOTS].sort());
-    expect(region.spots.filter((s) => s.coord.confidence === "approximate")).toEqual([]);
+    // Nine positions rested on an AI-written catalogue; no person's position was found for them, so
+    // they are approximate and say so (docs/data.md, Sources).
+    for (const s of region.spots.filter((x) => x.coord.confidence === "approximate")) expect(s.coord.note, s.id).toMatch(/AI-written|generated/);
   });
 
   it("excludes every spot from spearfishing: the whole island is Bonaire National Marine Park", async () => {

@@ -144,7 +144,8 @@ const WORLD: WorldRegion[] = [
     region: "pt-20-sao-miguel",
     spot: "dori-wreck",
     station: "ticon/ponta_delgada-211a-prt-uhslc_rq",
-    closedToSpearfishing: ["dori-wreck", "santa-iria-bay"],
+    // No regulation was found for the "Santa Iria no-fishing area", and Santa Iria bay is named as a dive site nowhere but an AI-written catalogue: both went (docs/data.md).
+    closedToSpearfishing: ["dori-wreck"],
     closingArea: "Dori underwater archaeological park (São Miguel)",
   },
   {
@@ -191,8 +192,20 @@ const WORLD: WorldRegion[] = [
     region: "id-nb-gili-islands",
     spot: "gili-meno-wall",
     station: "ticon/lembar-419a-idn-uhslc_rq",
-    closedToSpearfishing: [],
-    closingArea: null,
+    // The Gili Matra park bans fishing in its core zones, and no dive site's zone, nor a primary source
+    // allowing spearfishing, was found (the two Biorock nurseries are excluded before, as set aside for another use).
+    closedToSpearfishing: [
+      "gili-shark-point",
+      "gili-jack-point",
+      "gili-halik",
+      "gili-deep-turbo",
+      "gili-shallow-turbo",
+      "gili-turtle-point",
+      "gili-meno-wall",
+      "gili-trawangan-wall",
+      "gili-manta-point",
+    ],
+    closingArea: "Gili Matra marine recreation park (Taman Wisata Perairan Gili Matra)",
   },
   {
     region: "id-pd-raja-ampat",
@@ -236,7 +249,8 @@ const WORLD: WorldRegion[] = [
     region: "ca-bc-victoria",
     spot: "ogden-point-breakwater",
     station: "ticon/victoria_harbour_bc-7120-can-meds",
-    closedToSpearfishing: ["race-rocks", "ogden-point-breakwater"],
+    // Race Rocks and the breakwater sanctuary, and the six spots inside DFO's Rockfish Conservation Areas.
+    closedToSpearfishing: ["race-rocks", "ogden-point-breakwater", "saxe-point", "willis-point", "henderson-point", "white-lady-repulse-rock", "gb-church-wreck", "grahams-wall"],
     closingArea: "Race Rocks Marine Protected Area and Ecological Reserve",
   },
   {
@@ -269,7 +283,8 @@ describe("coverage", () => {
       expect(r, region).toBeDefined();
       expect(r!.decision_support, region).toBe(supportByRule(region));
       expect(r!.spot_count).toBe(r!.spots.length);
-      expect(r!.spot_count, region).toBeGreaterThanOrEqual(8);
+      // São Miguel lost two spots named as dive sites only by an AI-written catalogue (docs/data.md).
+      expect(r!.spot_count, region).toBeGreaterThanOrEqual(region === "pt-20-sao-miguel" ? 7 : 8);
       expectSpotsInsideBbox(r!);
     }
   });
@@ -430,7 +445,7 @@ describe("id-pd-raja-ampat: no tide within reach, and Manta Sandy's booking and 
 
 describe("eg-ba-marsa-alam: the Dolphin House visitor cap and zones reach the picks", () => {
   it("tells a snorkeller at Sha'ab Samadai about the daily visitor cap and the dolphins' closed lagoon", async () => {
-    const body = await recommendationsFrom(published, "activity=snorkel&spot=shaab-samadai&date=2026-11-22");
+    const body = await recommendationsFrom(ranked, "activity=snorkel&spot=shaab-samadai&date=2026-11-22");
     const pick = body.picks.find((p) => p.spot.id === "shaab-samadai");
     expect(pick).toBeDefined();
     const messages = regulatedAreaMessages(pick!);

@@ -221,7 +221,7 @@ describe("one source of truth: the card is the decision layer's", () => {
     expect(surf.card.score).toBe(general.card.score);
     const catalina = svc.ctx.catalog.regions.find((r) => r.decision_support === "conditions_only")!.spots[0]!;
     const co = await spotDay({ spot: catalina.id, date: "2026-11-23", activity: "snorkel" }, svc.ctx);
-    expect(co.notice?.code).toBe("conditions_only");
+    expect(co.notice?.code).toBe("region_not_ranked");
   });
 
   it("after today's daylight has gone, today's card says there is no daylight forecast left", async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { SEASONAL_NORM_LABEL, isSeasonalTierLabel, seasonOf, tierLabelFor, typicalFor } from "../src/forecast/norms.js";
 import type { ScoreBreakdown } from "../src/forecast/score.js";
-import { UNCALIBRATED_NOTE, explainRating, type WhyInputs } from "../src/forecast/why.js";
+import { UNRANKED_NOTES, explainRating, type WhyInputs } from "../src/forecast/why.js";
 
 const breakdown = (over: Partial<ScoreBreakdown> & { lost?: ScoreBreakdown["lost"] }): ScoreBreakdown => {
   const lost = over.lost ?? { visibility: 0, swell: 0, wind: 0 };
@@ -28,7 +28,7 @@ const base: WhyInputs = {
   basis: "live",
   seasonal: false,
   date: "2026-11-21",
-  uncalibrated: false,
+  unranked: null,
   satelliteAgeH: null,
   satelliteObservedAt: null,
 };
@@ -112,8 +112,10 @@ describe("the opening and where the numbers come from", () => {
     expect(why({ basis: "satellite", satelliteAgeH: null, satelliteObservedAt: null })).toContain("observed recently (1 days before this forecast)");
   });
 
-  it("ends with the uncalibrated note in regions not yet calibrated", () => {
-    expect(why({ uncalibrated: true })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNCALIBRATED_NOTE}`);
+  it("ends with why the spot is not ranked: its own level estimated, or its region not yet ranked", () => {
+    expect(why({ unranked: "spot" })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNRANKED_NOTES.spot}`);
+    expect(why({ unranked: "region" })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNRANKED_NOTES.region}`);
+    expect(UNRANKED_NOTES.spot).toMatch(/not yet calibrated to a published figure/);
   });
 });
 

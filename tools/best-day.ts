@@ -9,10 +9,10 @@ import { z } from "zod";
 import { sourceLine } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { BEST_DAY_NOISE_MARGIN, evaluateDay, exclusionSentence, rankDays, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, evaluateDay, excludeUnranked, exclusionSentence, rankDays, screenCandidates, type Considered, type DayOption } from "../src/decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../src/decisions/pick.js";
 import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, declinedFields, earlyStatus, notRankedSentence, unrankedFields } from "../src/decisions/response.js";
 import { ServiceError } from "../src/errors.js";
 import { SEASONAL_NORM_LABEL, seasonOf } from "../src/forecast/norms.js";
 import { daylightEnd } from "../src/forecast/periods.js";
@@ -112,7 +112,23 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   }
 
   const regulations = ctx.regulations;
-  const screened = screenCandidates(dest.candidates, q.activity, regulations);
+  const ruled = screenCandidates(dest.candidates, q.activity, regulations);
+  const overLimit = dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." }));
+  // Spots decisions do not rank are excluded once for the window (it does not change by day).
+  const screened = excludeUnranked(ruled, ctx);
+  if (dest.region.decision_support === "conditions_only") {
+    // Rules before the refusal: each spot's closure or exclusion is listed, then the answer declines.
+    const declined = declinedFields(ctx, dest, q.activity.label, screened.excluded, overLimit);
+    return {
+      ...base,
+      ...declined,
+      best: null,
+      runner_up: null,
+      days: dates.map((date) => ({ date, date_label: dateLabel(date, today), score: null, rating: null, spot: null, best_window: null, summary: notRankedSentence(dest.region.name) })),
+      cards: [],
+      card_markdown: picksMarkdown(`Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name}`, [], ctx.links.base, declined.message),
+    };
+  }
   const results: DayResult[] = [];
   const dataTimes: (Date | null)[] = [];
   for (const date of dates) {
@@ -139,7 +155,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       ...screened.eligible
         .filter((e) => !everScored.has(e.candidate.spot.id) && !results.every((r) => r.closed.some((x) => x.spot.id === e.candidate.spot.id)))
         .map((e) => ({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data" as const, note: `No scored daylight period between ${from} and ${to}.` })),
-      ...dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." })),
+      ...overLimit,
     ],
   };
 
@@ -156,7 +172,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       const why = !daylightLeftOn(r.date)
         ? "No daylight window left today."
         : screened.eligible.length === 0
-          ? "No spot here suits this activity."
+          ? exclusionSummary(screened.excluded)
           : allClosed
             ? `Closed: ${[...new Set(r.closed.map((x) => x.note))].join(" ")}`
             : r.date === today
@@ -186,7 +202,7 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     message =
       `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
       `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
-      (seasonal ? ` These are seasonal norms, typical for ${seasonOf(best.date)}: they do not tell one day from the next, so the days' scores differ only by tide and light.` : "");
+      (seasonal ? ` ${seasonalDaysSentence(best.date, screened.eligible.some((e) => e.candidate.spot.tide_station !== null), results.some((r) => r.closed.length > 0))}` : "");
   } else {
     status = "no_data";
     if (!dates.some(daylightLeftOn)) {
@@ -220,6 +236,24 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     cards: best ? [best.card] : [],
     card_markdown: markdown,
   };
+}
+
+/**
+ * What tells the days apart when every input is a seasonal norm: not the weather. The norms drift
+ * slowly through the season; the light changes with the sun; the tide only where the spots have a
+ * tide; closures only where a spot closes on some days. Built from those facts, never assumed.
+ */
+function seasonalDaysSentence(date: string, hasTide: boolean, closures: boolean): string {
+  const by = [...(hasTide ? ["the tide"] : []), "the light", "the slow drift of the season", ...(closures ? ["the days a spot is closed"] : [])];
+  const list = by.length === 1 ? by[0] : `${by.slice(0, -1).join(", ")} and ${by[by.length - 1]}`;
+  return `These are seasonal norms, typical for ${seasonOf(date)}, not a weather forecast: the days' scores differ only by ${list}.`;
+}
+
+/** A day summary when every spot is excluded by a rule: the rules, by spot, without a date (they do not depend on one). */
+function exclusionSummary(excluded: Considered["excluded"]): string {
+  const byNote = new Map<string, string[]>();
+  for (const e of excluded) byNote.set(e.note, [...(byNote.get(e.note) ?? []), e.spot.name]);
+  return `No spot can be ranked: ${[...byNote].map(([note, names]) => `${names.join(", ")}: ${note.replace(/\.$/, "")}`).join("; ")}.`;
 }
 
 /**

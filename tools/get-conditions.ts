@@ -13,7 +13,8 @@ import { ServiceError } from "../src/errors.js";
 import { provenanceOf } from "../src/forecast/engine.js";
 import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
 import { isDaylightSlot } from "../src/forecast/periods.js";
-import { UNCALIBRATED_NOTE } from "../src/forecast/why.js";
+import { UNRANKED_NOTES, unrankedOf } from "../src/forecast/why.js";
+import { closureOn } from "../src/catalog/access.js";
 import { round, roundKm } from "../src/geo.js";
 import { HORIZON_DAYS, MAX_RANGE_DAYS, REFRESH_MS, SNAP_DISTANCE_KM, SPOT_ID_PATTERN } from "../src/limits.js";
 import { parseDate, parsePoint, parseSpotId, resolveSpot, type Raw } from "../src/params.js";
@@ -163,7 +164,16 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
   // Scores from seasonal norms carry the label beside them; the table's days are then typical days.
   const seasonal = c.data_quality.freshness === "none";
   lines.push(`## ${mdEscape(c.spot.name)} (${mdEscape(c.spot.region.name)}): ocean conditions`);
-  if (ctx.catalog.spot(c.spot.id)?.region.decision_support === "conditions_only") lines.push(`_${UNCALIBRATED_NOTE}_`);
+  const catalogued = ctx.catalog.spot(c.spot.id);
+  const unranked = catalogued ? unrankedOf(catalogued) : null;
+  if (unranked) lines.push(`_${UNRANKED_NOTES[unranked]}_`);
+  // Closures once, at the top, before any rating: each closed day by its label, with the rule.
+  const closedDays = new Map<string, string[]>();
+  for (const date of new Set(c.periods.map((p) => p.start!.slice(0, 10)))) {
+    const closure = catalogued ? closureOn(catalogued.access, date) : null;
+    if (closure) closedDays.set(closure.rule, [...(closedDays.get(closure.rule) ?? []), dateLabel(date, today)]);
+  }
+  for (const [rule, days] of closedDays) lines.push(`**Closed: ${days.join(", ")}.** ${mdEscape(rule)}`);
   if (c.now) {
     lines.push(
       `**Now:** ${ratingText(c.now.rating, c.now.score, seasonal)} · visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"} · ` +

@@ -9,10 +9,10 @@ import { z } from "zod";
 import { unionCredits } from "../src/attribution.js";
 import { picksMarkdown } from "../src/cards/markdown.js";
 import type { ServiceContext } from "../src/context.js";
-import { evaluateDay, exclusionSentence, screenCandidates } from "../src/decisions/evaluate.js";
+import { evaluateDay, excludeClosedOn, excludeUnranked, exclusionSentence, screenCandidates } from "../src/decisions/evaluate.js";
 import { buildPick } from "../src/decisions/pick.js";
 import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../src/decisions/request.js";
-import { commonFields, decisionDataTime, decisionZone, earlyStatus, unrankedFields } from "../src/decisions/response.js";
+import { commonFields, decisionDataTime, decisionZone, declinedFields, earlyStatus, unrankedFields } from "../src/decisions/response.js";
 import { daylightEnd } from "../src/forecast/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../src/limits.js";
 import { parseDate, type Raw } from "../src/params.js";
@@ -84,6 +84,18 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
 
   const regulations = ctx.regulations;
   const screened = screenCandidates(dest.candidates, q.activity, regulations);
+  const overLimit = dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." }));
+  if (dest.region.decision_support === "conditions_only") {
+    // Rules before the refusal: the answer lists each spot's closure or exclusion, then declines to rank.
+    const declined = declinedFields(ctx, dest, q.activity.label, excludeUnranked(excludeClosedOn(screened, date), ctx).excluded, overLimit);
+    return {
+      ...base,
+      ...declined,
+      picks: [],
+      cards: [],
+      card_markdown: picksMarkdown(titleFor(q.activity.label, dest.region.name, base.date_label), [], ctx.links.base, declined.message),
+    };
+  }
   const day = await evaluateDay(screened, date, q.activity, ctx);
   for (const c of dest.overLimit) day.considered.skipped.push({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit", note: "Beyond the 20 spots considered per call." });
   const picks = day.options.slice(0, limit).map((o, i) =>

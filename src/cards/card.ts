@@ -3,6 +3,7 @@
 import type { Activity } from "../activities.js";
 import { creditsText, SERVICE_NAME, type DataCredit } from "../attribution.js";
 import type { Spot } from "../catalog/catalog.js";
+import { ruleOf, spearfishingTag } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
 import type { PeriodResult } from "../forecast/engine.js";
 import { SEASONAL_NORM_LABEL, tierLabelFor, typicalFor } from "../forecast/norms.js";
@@ -28,6 +29,12 @@ export interface CardInput {
   credits: readonly DataCredit[];
 }
 
+/** The rules a spearfishing card's headline must carry where the spot lies (gear limits, rules not checked), or null. */
+function rulesTag(ctx: ServiceContext, c: CardInput): string | null {
+  if (c.activity?.id !== "spearfish" || !ctx.regulations.readable) return null;
+  return spearfishingTag(ctx.regulations.areasFor(c.spot.id).filter((a) => a.designation === "rules_only").map(ruleOf));
+}
+
 export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
   const tz = c.spot.timezone;
   const p = c.period;
@@ -35,6 +42,7 @@ export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
   const window = p ? { start_local: localHHMM(p.start, tz), end_local: localHHMM(p.end, tz) } : null;
   const activityId = c.activity?.id ?? null;
   const forecast = ctx.links.spotPage(c.spot.id);
+  const tag = rulesTag(ctx, c);
   return {
     version: 1,
     spot_id: c.spot.id,
@@ -53,7 +61,7 @@ export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
     headline:
       tier && window
         ? `${p?.seasonal ? `${typicalFor(c.date)} (${SEASONAL_NORM_LABEL}, not a forecast): ${tier.label.toLowerCase()}` : tier.label} ` +
-          `${c.activity && c.activity.model !== "unsupported" ? ACTIVITY_NOUN[c.activity.id] : "conditions"}, ${window.start_local}–${window.end_local}`
+          `${c.activity && c.activity.model !== "unsupported" ? ACTIVITY_NOUN[c.activity.id] : "conditions"}${tag ? ` (${tag})` : ""}, ${window.start_local}–${window.end_local}`
         : null,
     best_window: window,
     metrics: {

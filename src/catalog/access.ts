@@ -4,6 +4,9 @@
 import type { RankedActivity } from "./schema.js";
 import { WEEKDAYS, type AccessRule } from "./schema.js";
 
+/** How a closure is said beside a score (a period's why, a page's "Now" box, a card): one wording everywhere. */
+export const CLOSED_ON_DATE = "Closed on this date";
+
 type Closure = Extract<AccessRule, { kind: "closed_weekdays" | "closed_season" }>;
 type Requirement = Extract<AccessRule, { kind: "reservation" | "permit" }>;
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { distanceKm } from "../geo.js";
 import { isKnownTimeZone } from "../time/zone.js";
 import { DATA_DIR } from "../paths.js";
-import { regionLevels, type RegionLevels } from "./levels.js";
+import { regionLevels, type RegionLevels, type SpotLevel } from "./levels.js";
 import { RegionRecord, type SpotRecord } from "./schema.js";
 import { byCodeUnit } from "../order.js";
 
@@ -24,6 +24,10 @@ export interface Region extends Omit<RegionRecord, "spots"> {
 export interface Spot extends SpotRecord {
   region: Region;
   timezone: string;
+  /** Its typical visibility level is calibrated to published figures (src/catalog/levels.ts). */
+  levelCalibrated: boolean;
+  /** Decisions rank it: its level is calibrated and its region is published `full`. */
+  ranked: boolean;
 }
 
 export interface SpotWithDistance {
@@ -45,12 +49,15 @@ export class Catalog {
       if (!isKnownTimeZone(rec.timezone)) throw new Error(`region ${rec.id}: unknown time zone ${rec.timezone}`);
       if (this.#regionsById.has(rec.id)) throw new Error(`duplicate region id ${rec.id}`);
       const region: Region = { ...rec, bbox: bboxOf(rec.spots), spots: [] };
-      for (const s of rec.spots) {
+      const levels = regionLevels(rec);
+      this.#levels.set(rec.id, levels);
+      rec.spots.forEach((s, i) => {
         if (this.#spotsById.has(s.id)) throw new Error(`duplicate spot id ${s.id}`);
-        const spot: Spot = { ...s, region, timezone: rec.timezone };
+        const levelCalibrated = levels.spots[i]!.calibrated;
+        const spot: Spot = { ...s, region, timezone: rec.timezone, levelCalibrated, ranked: levelCalibrated && rec.decision_support === "full" };
         region.spots.push(spot);
         this.#spotsById.set(s.id, spot);
-      }
+      });
       this.#regionsById.set(rec.id, region);
       regions.push(region);
     }
@@ -75,11 +82,14 @@ export class Catalog {
     });
   }
 
-  /** The calibration rule on a region's data (src/catalog/levels.ts), computed once. */
+  /** The calibration rule on a region's data (src/catalog/levels.ts), computed once when the catalogue is built. */
   levels(region: Region): RegionLevels {
-    let l = this.#levels.get(region.id);
-    if (!l) this.#levels.set(region.id, (l = regionLevels(region)));
-    return l;
+    return this.#levels.get(region.id)!;
+  }
+
+  /** A spot's calibration under the rule: decisions rank only spots whose level is calibrated. */
+  spotLevel(spot: Spot): SpotLevel {
+    return this.levels(spot.region).spots.find((s) => s.id === spot.id)!;
   }
 
   spot(id: string): Spot | undefined {

@@ -1,18 +1,34 @@
 // Calibration of each spot's typical visibility level, and the rule that publishes a region `full`
-// (docs/model.md, "Calibration"). It reads only the catalogue: a spot is calibrated when its monthly
-// typical level (`clarity_ft`) lies, every month, inside the pooled range of the published typical
-// figures that count for it; a region is `full` when at least FULL_SUPPORT_SHARE of its spots are
-// calibrated and the inputs of its day-to-day response have been checked. This is calibration of the
-// level, not validation of the day-to-day response: docs/model.md says what is and is not validated.
+// (docs/model.md, "Calibration"). It reads only the catalogue and the publisher registry: a spot is
+// calibrated when its monthly typical level (`clarity_ft`) lies, every month, inside the pooled range
+// of the published typical figures that count for it and within any published floor or ceiling; a
+// figure counts when a person published it (not generated text, src/catalog/publishers.ts), it is a
+// typical figure (not one dive's log), and its scope fits the spot's habitat (src/catalog/habitat.ts).
+// Decisions rank only calibrated spots; a region is `full` when at least FULL_MIN_CALIBRATED of its
+// spots are calibrated and the inputs of its day-to-day response have been checked. This is
+// calibration of the level, not validation of the day-to-day response: docs/model.md says what is and
+// is not validated.
+import { habitatOf, scopeFits, type SpotHabitat } from "./habitat.js";
+import { shippedPublishers, type Publishers } from "./publishers.js";
 import type { AccessRule, RegionRecord, SpotRecord, VisibilityReference } from "./schema.js";
 
-/** Share of a region's spots that must be calibrated for the region to be published `full`. */
-export const FULL_SUPPORT_SHARE = 0.8;
+/**
+ * Calibrated spots a region needs to be published `full`: fewer is no ranking worth the name (one
+ * spot "ranked" against nothing), and it replaced a share of 80 %, which made a region's ranking
+ * depend on how many uncalibrated beaches the catalogue happened to list beside its calibrated spots.
+ */
+export const FULL_MIN_CALIBRATED = 3;
 /**
  * A source that gives one typical figure ("averages 100 ft") states no spread; it stands for the
  * range ±25 % around the figure.
  */
 export const SINGLE_FIGURE_TOLERANCE = 0.25;
+/**
+ * Where a published floor lies at or above the top of the counting sources' pooled range, it asks
+ * for the range's upper part of this share (a ceiling below it, for its lower part): the sources
+ * disagree, and the level sits where both can be read as true.
+ */
+export const BOUND_SHARE = 0.25;
 /** A published range wider than this ratio (high ÷ low) says too little about the level to calibrate it. */
 export const MAX_RANGE_RATIO = 3;
 /**
@@ -22,28 +38,47 @@ export const MAX_RANGE_RATIO = 3;
  */
 const FEET_ROUNDING = 0.5;
 
-export type Uncounted = "log" | "floor_only" | "too_wide" | "does_not_fit";
+export type Uncounted = "log" | "unknown_publisher" | "generated" | "elsewhere" | "habitat" | "floor_only" | "ceiling_only" | "too_wide";
 
 /** Why a reference does not count towards calibration, in words: for one reference, and as a count's label. */
 export const UNCOUNTED_REASONS: Record<Uncounted, { one: string; many: string }> = {
   log: { one: "one dive or one day's report, not a typical figure", many: "logs" },
-  floor_only: { one: "a floor only (no typical level)", many: "floors only" },
+  unknown_publisher: { one: "its publisher is not in data/publishers.json", many: "unjudged publishers" },
+  generated: { one: "generated or templated text, kept as a lead only", many: "generated pages" },
+  elsewhere: { one: "describes another place than the spot's", many: "for other places" },
+  habitat: { one: "its scope does not fit the spot's habitat", many: "for other habitats" },
+  floor_only: { one: "a floor only: it bounds the level but does not set it", many: "floors only" },
+  ceiling_only: { one: "a ceiling only: it bounds the level but does not set it", many: "ceilings only" },
   too_wide: { one: `a range wider than ×${MAX_RANGE_RATIO}`, many: `wider than ×${MAX_RANGE_RATIO}` },
-  does_not_fit: { one: "describes other water than the spot's (scope or habitat)", many: "for other water" },
 };
 
-/** Null when the reference counts; otherwise why not. */
-export function uncounted(ref: VisibilityReference): Uncounted | null {
+/** What the rule reads of a spot: its levels, its references, its closures and its habitat. */
+export type LevelSpot = Pick<
+  SpotRecord,
+  "id" | "name" | "clarity_ft" | "clarity_kind" | "visibility_refs" | "access" | "typical_depth_m" | "bottom" | "runoff" | "swell_exposure"
+>;
+
+/** Null when the reference counts for the spot; otherwise why not. */
+export function uncounted(
+  ref: VisibilityReference,
+  spot: Pick<SpotRecord, "typical_depth_m" | "bottom" | "runoff" | "swell_exposure">,
+  publishers: Publishers = shippedPublishers(),
+): Uncounted | null {
   if (ref.kind === "log") return "log";
-  if (!ref.fits) return "does_not_fit";
+  const publisher = publishers.of(ref.source);
+  if (publisher === null) return "unknown_publisher";
+  if (publisher.kind === "generated") return "generated";
+  if (ref.scope === "elsewhere") return "elsewhere";
+  if (!scopeFits(ref.scope, habitatOf(spot))) return "habitat";
   if (ref.high_ft === null) return "floor_only";
+  if (ref.low_ft === null) return "ceiling_only";
   if ((ref.high_ft - FEET_ROUNDING) / (ref.low_ft + FEET_ROUNDING) > MAX_RANGE_RATIO) return "too_wide";
   return null;
 }
 
-/** A reference's range in feet: ±SINGLE_FIGURE_TOLERANCE around a single figure, rounded to whole feet. */
-export function rangeFor(ref: Pick<VisibilityReference, "low_ft" | "high_ft">): { low: number; high: number | null } {
-  if (ref.high_ft !== null && ref.high_ft === ref.low_ft) {
+/** A counting reference's range in feet: ±SINGLE_FIGURE_TOLERANCE around a single figure, rounded to whole feet. */
+export function rangeFor(ref: { low_ft: number; high_ft: number }): { low: number; high: number } {
+  if (ref.high_ft === ref.low_ft) {
     return { low: Math.round(ref.low_ft * (1 - SINGLE_FIGURE_TOLERANCE)), high: Math.round(ref.low_ft * (1 + SINGLE_FIGURE_TOLERANCE)) };
   }
   return { low: ref.low_ft, high: ref.high_ft };
@@ -56,25 +91,54 @@ export interface PooledRange {
   refs: VisibilityReference[];
 }
 
+/** The references that count for the spot (any month). */
+export function countingRefs(spot: Omit<LevelSpot, "id" | "name" | "clarity_ft" | "clarity_kind" | "access">, publishers: Publishers = shippedPublishers()): VisibilityReference[] {
+  return spot.visibility_refs.filter((r) => uncounted(r, spot, publishers) === null);
+}
+
 /**
  * The pooled published range for a month: the median of the counting sources' lower ends and the
  * median of their upper ends. Every source weighs the same, file order does not matter, and one
  * outlying source moves the pool by at most half the distance to its neighbour. Null when no
  * counting source covers the month.
  */
-export function pooledRange(refs: readonly VisibilityReference[], month: number): PooledRange | null {
-  const counted = refs.filter((r) => uncounted(r) === null && r.months.includes(month));
-  if (counted.length === 0) return null;
-  const ranges = counted.map(rangeFor);
-  return { low: median(ranges.map((r) => r.low)), high: median(ranges.map((r) => r.high!)), refs: counted };
+export function pooledRange(counting: readonly VisibilityReference[], month: number): PooledRange | null {
+  const refs = counting.filter((r) => r.months.includes(month));
+  if (refs.length === 0) return null;
+  const ranges = refs.map((r) => rangeFor({ low_ft: r.low_ft!, high_ft: r.high_ft! }));
+  return { low: median(ranges.map((r) => r.low)), high: median(ranges.map((r) => r.high)), refs };
+}
+
+/**
+ * The published floor and ceiling for a month: the highest floor and the lowest ceiling among the
+ * references that would count but for giving only one bound. Null where none is published.
+ */
+export function boundsFor(
+  spot: Omit<LevelSpot, "id" | "name" | "clarity_ft" | "clarity_kind" | "access">,
+  month: number,
+  publishers: Publishers = shippedPublishers(),
+): { floor: number | null; ceiling: number | null } {
+  let floor: number | null = null;
+  let ceiling: number | null = null;
+  for (const r of spot.visibility_refs) {
+    if (!r.months.includes(month)) continue;
+    const u = uncounted(r, spot, publishers);
+    if (u === "floor_only") floor = Math.max(floor ?? 0, r.low_ft!);
+    if (u === "ceiling_only") ceiling = Math.min(ceiling ?? Infinity, r.high_ft!);
+  }
+  return { floor, ceiling };
 }
 
 export interface MonthLevel {
   month: number;
   level_ft: number;
   range: { low: number; high: number } | null;
+  /** A published floor and ceiling for the month (null where none); a level beyond either is a data error. */
+  floor: number | null;
+  ceiling: number | null;
   /** The spot is closed all month (a `closed_season` rule): nothing is ranked then, so no figure is needed. */
   closed: boolean;
+  /** The level lies inside the month's range (or the spot is closed all month) and within its floor and ceiling. */
   within: boolean;
 }
 
@@ -95,12 +159,17 @@ export interface SpotLevel {
   id: string;
   name: string;
   kind: SpotRecord["clarity_kind"];
+  habitat: SpotHabitat;
   months: MonthLevel[];
   /** Counting references (any month). */
   counted: number;
+  /** Distinct publishers among the counting references. */
+  publishers: number;
   calibrated: boolean;
   /** Why the spot is not calibrated; null when it is. */
   reason: string | null;
+  /** Months whose level lies beyond a published floor or ceiling: a data error, which npm run data:check reports. */
+  beyondBounds: string[];
 }
 
 const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -110,29 +179,49 @@ const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Se
  * `clarity_ft` by default; the baselines in docs/model.md pass others): its level rests on a
  * published kind of source (not a log, not judgement), counting sources cover every month the spot
  * is open (a month it is closed throughout ranks nothing), and the level lies inside every month's
- * pooled range.
+ * pooled range and within every published floor and ceiling.
  */
-export function spotLevel(
-  spot: Pick<SpotRecord, "id" | "name" | "clarity_ft" | "clarity_kind" | "visibility_refs" | "access">,
-  levels: readonly number[] = spot.clarity_ft,
-): SpotLevel {
+export function spotLevel(spot: LevelSpot, levels: readonly number[] = spot.clarity_ft, publishers: Publishers = shippedPublishers()): SpotLevel {
+  const counting = countingRefs(spot, publishers);
   const months: MonthLevel[] = [];
+  const beyondBounds: string[] = [];
   for (let m = 1; m <= 12; m++) {
-    const pool = pooledRange(spot.visibility_refs, m);
+    const pool = pooledRange(counting, m);
+    const bounds = boundsFor(spot, m, publishers);
+    // Where a floor lies at or above the top of the pooled range (or a ceiling at or below its
+    // bottom), the sources disagree; the floor then asks for the range's upper quarter (the ceiling
+    // for its lower quarter), which a level can meet with room for the day-to-day response.
+    const floor = bounds.floor === null || pool === null || bounds.floor < pool.high ? bounds.floor : Math.floor(pool.low + (1 - BOUND_SHARE) * (pool.high - pool.low));
+    const ceiling = bounds.ceiling === null || pool === null || bounds.ceiling > pool.low ? bounds.ceiling : Math.ceil(pool.low + BOUND_SHARE * (pool.high - pool.low));
     const level = levels[m - 1]!;
     const range = pool ? { low: pool.low, high: pool.high } : null;
     const closed = closedAllMonth(spot.access, m);
-    months.push({ month: m, level_ft: level, range, closed, within: range === null ? closed : level >= range.low && level <= range.high });
+    const bounded = (floor === null || level >= floor) && (ceiling === null || level <= ceiling);
+    if (!bounded) beyondBounds.push(MONTH_NAMES[m - 1]!);
+    const inRange = range === null ? closed : level >= range.low && level <= range.high;
+    months.push({ month: m, level_ft: level, range, floor, ceiling, closed, within: inRange && bounded });
   }
-  const counted = spot.visibility_refs.filter((r) => uncounted(r) === null).length;
   let reason: string | null = null;
   const uncovered = months.filter((m) => m.range === null && !m.closed).map((m) => MONTH_NAMES[m.month - 1]);
   const outside = months.filter((m) => m.range !== null && !m.within).map((m) => MONTH_NAMES[m.month - 1]);
   if (spot.clarity_kind === "judgement" || spot.clarity_kind === "log") reason = `its level rests on ${spot.clarity_kind === "log" ? "a dive log" : "judgement"}`;
-  else if (counted === 0) reason = "no published typical figure that fits it";
+  else if (counting.length === 0) reason = "no published typical figure found that passes the rule (a person's page, a typical figure, a scope that fits its habitat)";
+  else if (beyondBounds.length > 0) reason = `its level is beyond a published floor or ceiling in ${beyondBounds.join(", ")}`;
   else if (uncovered.length > 0) reason = `no counting figure for ${uncovered.join(", ")}`;
   else if (outside.length > 0) reason = `its level is outside the published range in ${outside.join(", ")}`;
-  return { id: spot.id, name: spot.name, kind: spot.clarity_kind, months, counted, calibrated: reason === null, reason };
+  const publisherCount = new Set(counting.map((r) => publishers.of(r.source)!.match)).size;
+  return {
+    id: spot.id,
+    name: spot.name,
+    kind: spot.clarity_kind,
+    habitat: habitatOf(spot),
+    months,
+    counted: counting.length,
+    publishers: publisherCount,
+    calibrated: reason === null,
+    reason,
+    beyondBounds,
+  };
 }
 
 export interface RegionLevels {
@@ -151,13 +240,14 @@ export interface RegionLevels {
 export function regionLevels(
   region: Pick<RegionRecord, "id" | "name" | "decision_support" | "response_check" | "spots">,
   levelOf: (spot: RegionRecord["spots"][number]) => readonly number[] = (s) => s.clarity_ft,
+  publishers: Publishers = shippedPublishers(),
 ): RegionLevels {
-  const spots = region.spots.map((s) => spotLevel(s, levelOf(s)));
+  const spots = region.spots.map((s) => spotLevel(s, levelOf(s), publishers));
   const calibrated = spots.filter((s) => s.calibrated).length;
-  const enough = spots.length > 0 && calibrated / spots.length >= FULL_SUPPORT_SHARE;
+  const enough = calibrated >= FULL_MIN_CALIBRATED;
   const responseChecked = region.response_check !== null;
   const reasons: string[] = [];
-  if (!enough) reasons.push(`${calibrated} of ${spots.length} spots have a typical visibility calibrated to published figures (${Math.round(FULL_SUPPORT_SHARE * 100)} % needed)`);
+  if (!enough) reasons.push(`${calibrated} of its ${spots.length} spots ${calibrated === 1 ? "has" : "have"} a typical visibility calibrated to published figures (${FULL_MIN_CALIBRATED} needed to rank)`);
   if (!responseChecked) reasons.push("its spots' exposure, depths and runoff have not yet been checked against a map or a source");
   return {
     id: region.id,

@@ -15,10 +15,16 @@ export const ProtectedArea = z
     designation: z.enum(["closed_to_spearfishing", "rules_only"]),
     source: z.url().nullable(),
     verified: z.boolean(),
+    /**
+     * For a rules-only area where only some gear or some way of fishing is legal: what is, in a few
+     * words ("hand spear only, on a breath-hold"). Said in every spearfishing pick's headline there.
+     */
+    gear: z.string().min(1).optional(),
     note: z.string(),
     spots: z.array(z.string()).min(1),
   })
-  .strict();
+  .strict()
+  .refine((a) => a.gear === undefined || a.designation === "rules_only", { message: "`gear` is for rules-only areas (a closed area allows no gear)" });
 export type ProtectedArea = z.infer<typeof ProtectedArea>;
 
 const ProtectedAreasFile = z.object({ description: z.string(), areas: z.array(ProtectedArea) }).strict();
@@ -51,6 +57,25 @@ export interface AreaRule {
   name: string;
   /** The area's rule in our data's words, e.g. "Spearfishing allowed by free-diving only (…)". */
   rule: string;
+  /** The only gear allowed there, in a few words, when the area limits it; null when it does not. */
+  gear: string | null;
+  /** Whether the rule was checked against the regulation text. */
+  verified: boolean;
+}
+
+/** Said in a spearfishing headline where an area's rules apply but were not checked against the regulation text. */
+export const RULES_NOT_CHECKED = "local rules not checked";
+
+/**
+ * What a spearfishing headline must say of the rules where the spot lies, or null when nothing
+ * limits it: the gear allowed (hand spear only, breath-hold only), and "local rules not checked" where
+ * a rules-only area's rule was not checked against its regulation text. A closed area never gets here
+ * (its spots are excluded).
+ */
+export function spearfishingTag(rules: readonly AreaRule[]): string | null {
+  const parts = [...new Set(rules.flatMap((r) => (r.gear === null ? [] : [r.gear])))];
+  if (rules.some((r) => !r.verified)) parts.push(RULES_NOT_CHECKED);
+  return parts.length === 0 ? null : parts.join("; ");
 }
 
 /**
@@ -61,5 +86,10 @@ export interface AreaRule {
 export function ruleOf(area: ProtectedArea): AreaRule {
   const first = /^(.*?[.;])(\s|$)/.exec(area.note.replace(/\s*\(?https?:\/\/\S+\)?/g, ""))?.[1] ?? area.note;
   const rule = first.replace(/[.;]$/, "");
-  return { name: area.name, rule: area.verified ? rule : `${rule} (our summary, not checked against the current regulation text)` };
+  return {
+    name: area.name,
+    rule: area.verified ? rule : `${rule} (our summary, not checked against the current regulation text)`,
+    gear: area.gear ?? null,
+    verified: area.verified,
+  };
 }

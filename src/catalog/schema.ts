@@ -56,8 +56,8 @@ export type AccessRule = z.infer<typeof AccessRule>;
  * What a published visibility figure is, which decides whether it can calibrate a spot's typical
  * level (docs/model.md, "Calibration"):
  * - `site`: a page about this spot (a park, dive-guide or dive-centre site page, a survey of the site);
- * - `area`: a typical figure for the stretch of coast or the reef system the spot lies in;
- * - `operator_table`: a dive operator's month-by-month figures (for the site it names);
+ * - `area`: a typical figure for water the spot lies in (its `scope` says which water);
+ * - `operator_table`: a dive operator's month-by-month figures (its `scope` says for which water);
  * - `log`: one dive or one day's trip report. Never a typical figure, so it never calibrates.
  */
 export const REFERENCE_KINDS = ["site", "area", "operator_table", "log"] as const;
@@ -65,31 +65,45 @@ export const ReferenceKind = z.enum(REFERENCE_KINDS);
 export type ReferenceKind = z.infer<typeof ReferenceKind>;
 
 /**
+ * The water an `area` figure or an operator's table describes. Which scope may calibrate which spot
+ * habitat is one table in code (HABITAT_FITS in src/catalog/habitat.ts), not a judgement per spot:
+ * - `bay`: the bay, cove or lagoon the spot lies in;
+ * - `coast`: an island's or a stretch of coast's reefs as a whole;
+ * - `outer_reef`: outer reefs, walls, drop-offs, pinnacles and passes;
+ * - `centre`: one dive centre's or club's average over all the sites it dives;
+ * - `elsewhere`: another place than the spot's (another reef, another coast): kept as a lead, never counted.
+ */
+export const REFERENCE_SCOPES = ["bay", "coast", "outer_reef", "centre", "elsewhere"] as const;
+export const ReferenceScope = z.enum(REFERENCE_SCOPES);
+export type ReferenceScope = z.infer<typeof ReferenceScope>;
+
+/**
  * A published typical horizontal visibility for the spot: what calibrates its typical level
- * (`clarity_ft`). `high_ft` null: the source gives only a floor ("rarely less than 50 ft"). A single
- * typical figure is stored as low = high. Every source found is kept, including those that do not
- * count (a log, a floor, a figure for other water); the rule in src/catalog/levels.ts decides which do.
+ * (`clarity_ft`). `high_ft` null: the source gives only a floor ("rarely less than 50 ft");
+ * `low_ft` null: only a ceiling ("seldom more than 30 ft"). A floor or a ceiling bounds the level
+ * (a level beyond it is a data error) but never calibrates it. A single typical figure is stored as
+ * low = high. Every source found is kept, including those that do not count (a log, a figure for
+ * other water, a generated page kept as a lead); the rule in src/catalog/levels.ts decides which do,
+ * and data/publishers.json says who published each page.
  */
 export const VisibilityReference = z
   .strictObject({
-    low_ft: z.number().positive(),
+    low_ft: z.number().positive().nullable(),
     high_ft: z.number().positive().nullable(),
     /** Months (1–12) the figure describes; all twelve for a year-round figure. */
     months: z.array(z.number().int().min(1).max(12)).min(1),
     kind: ReferenceKind,
-    /**
-     * Whether the figure describes water like this spot's: always true for a `site` page; for an
-     * `area` figure or an operator's table, true only when the spot's habitat (depth, bottom,
-     * shelter, distance from shore) matches what the source describes. A reef-wall figure does not
-     * fit a sandy lagoon; an outer-reef figure does not fit an inner-shelf cay.
-     */
-    fits: z.boolean(),
+    /** For `area` and `operator_table` only: the water the figure describes. */
+    scope: ReferenceScope.optional(),
     source: Url,
     /** What the source says, in our words (and, for an area figure, what water it describes). */
     says: z.string().min(1),
   })
-  .refine((r) => r.high_ft === null || r.high_ft >= r.low_ft, { message: "high_ft must be >= low_ft" })
-  .refine((r) => r.kind !== "site" || r.fits, { message: "a site page always fits its spot" });
+  .refine((r) => r.low_ft !== null || r.high_ft !== null, { message: "a reference needs low_ft, high_ft or both" })
+  .refine((r) => r.high_ft === null || r.low_ft === null || r.high_ft >= r.low_ft, { message: "high_ft must be >= low_ft" })
+  .refine((r) => (r.kind === "area" || r.kind === "operator_table") === (r.scope !== undefined), {
+    message: "`scope` is given for area and operator_table references, and only for them",
+  });
 export type VisibilityReference = z.infer<typeof VisibilityReference>;
 
 /**

@@ -28,8 +28,9 @@ export interface CaveatContext {
   /** The spot's reservations and permits for this activity (catalogue `access`), each with its source. */
   accessRequirements: readonly { rule: string; source: string }[];
   /**
-   * Whether the spot's typical visibility is calibrated to published figures (src/catalog/levels.ts);
-   * a region ranks with up to a fifth of its spots on a judged level, and a pick there says so.
+   * Whether the spot's typical visibility is calibrated to published figures (src/catalog/levels.ts).
+   * Decisions rank only calibrated spots, so a shipped pick always is; a pick that was not would say
+   * its level is our judgement rather than borrow the calibrated wording.
    */
   levelCalibrated: boolean;
 }

@@ -1,8 +1,11 @@
 // Scoring a day at each candidate spot: a spot's value for a date is its best daylight period
 // (start 06:00–17:59 local), quoted from the facts layer unchanged. Spots unsuited to the activity
-// (src/decisions/suitability.ts), closed to it, or closed on the date (venue closures) are excluded
-// with a stable reason; the rest are ranked with the activity's tie-breaks.
+// (src/decisions/suitability.ts), closed to it, closed on the date (venue closures), or not ranked
+// (a typical visibility not calibrated, or a region not `full`) are excluded with a stable reason, in
+// that order, so the rules that protect a person are said even where nothing is ranked; the rest are
+// ranked with the activity's tie-breaks.
 import type { Activity, TieBreak } from "../activities.js";
+import type { Spot } from "../catalog/catalog.js";
 import { closureOn } from "../catalog/access.js";
 import { ruleOf, type AreaRule, type Regulations } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
@@ -126,9 +129,47 @@ export function excludeClosedOn(screened: ScreenedCandidates, date: string): Scr
   return { eligible, excluded };
 }
 
-/** Scores one date across the screened candidates (less those closed that day) and ranks them. */
+/**
+ * Why decisions do not rank a spot, as an exclusion: its typical visibility is not calibrated to a
+ * published figure (`visibility_not_calibrated`, with what would calibrate it), or it is but its
+ * region has too few calibrated spots to rank (`region_not_ranked`). Its facts stay available.
+ */
+export function notRankedExclusion(ctx: Pick<ServiceContext, "catalog">, spot: Spot): Considered["excluded"][number] {
+  const ref = { id: spot.id, name: spot.name };
+  if (!spot.levelCalibrated) {
+    const level = ctx.catalog.spotLevel(spot);
+    return {
+      spot: ref,
+      reason: "visibility_not_calibrated",
+      note:
+        `Not ranked: its typical visibility is an estimate (${level.reason ?? "not calibrated"}). ` +
+        `A typical figure for this spot from a person's page (a dive operator's or park's site page, a guidebook, a survey) would calibrate it; its conditions are in get_conditions.`,
+      areas: null,
+    };
+  }
+  const levels = ctx.catalog.levels(spot.region);
+  return {
+    spot: ref,
+    reason: "region_not_ranked",
+    note: `Not ranked: its typical visibility is calibrated, but ${levels.reason ?? `${spot.region.name} is not published for ranking.`} Its conditions are in get_conditions.`,
+    areas: null,
+  };
+}
+
+/** Screened candidates decisions do not rank (see notRankedExclusion) are excluded; the rest stay eligible. */
+export function excludeUnranked(screened: ScreenedCandidates, ctx: Pick<ServiceContext, "catalog">): ScreenedCandidates {
+  const eligible: ScreenedCandidates["eligible"] = [];
+  const excluded = [...screened.excluded];
+  for (const e of screened.eligible) {
+    if (e.candidate.spot.ranked) eligible.push(e);
+    else excluded.push(notRankedExclusion(ctx, e.candidate.spot));
+  }
+  return { eligible, excluded };
+}
+
+/** Scores one date across the screened candidates (less those closed that day, and those not ranked) and ranks them. */
 export async function evaluateDay(screenedForActivity: ScreenedCandidates, date: string, activity: Activity, ctx: ServiceContext): Promise<DayEvaluation> {
-  const screened = excludeClosedOn(screenedForActivity, date);
+  const screened = excludeUnranked(excludeClosedOn(screenedForActivity, date), ctx);
   const timed = await Promise.all(screened.eligible.map((e) => ctx.forecasts.forecast(e.candidate.spot)));
   const options: DayOption[] = [];
   const skipped: Considered["skipped"] = [];
@@ -153,8 +194,9 @@ export async function evaluateDay(screenedForActivity: ScreenedCandidates, date:
  * and whether another date can change it (only a closure on the day does).
  */
 export function exclusionSentence(activityLabel: string, excluded: ScreenedCandidates["excluded"], date: string | null = null): string {
-  const doing = `excluded for ${activityLabel.toLowerCase()}${date === null ? "" : ` on ${date}`}`;
   const closedOnDay = excluded.some((e) => e.reason === "closed_on_date");
+  // A date only where a closure on the day is among the reasons: the other rules do not depend on one.
+  const doing = `excluded for ${activityLabel.toLowerCase()}${date === null || !closedOnDay ? "" : ` on ${date}`}`;
   const outlook = closedOnDay ? "A closure on the day may not hold on another date." : "Another date will not change this.";
   if (excluded.length === 1) return `${excluded[0]!.spot.name} is ${doing}: ${excluded[0]!.note.replace(/\.$/, "")}. ${outlook}`;
   // Spots closed by the same area share one sentence.

@@ -3,6 +3,7 @@
 import type { Activity } from "../activities.js";
 import { buildCard } from "../cards/card.js";
 import { requirementsFor } from "../catalog/access.js";
+import { spearfishingTag } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
 import { SEASONAL_NORM_LABEL, seasonOf } from "../forecast/norms.js";
@@ -61,6 +62,8 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
   const window = bestWindowOf(p, tz);
   const label = dateLabel(pc.date, pc.today);
   const tier = tierById(p.rating!);
+  // Where only some gear is legal, or the local rules were not checked, the summary says so, not only a caveat.
+  const rulesTag = pc.activity.id === "spearfish" && pc.regulationsReadable ? spearfishingTag(option.regulatedAreas) : null;
 
   const factors = [
     formatVisibility(p.visFt, p.json.visibility_m) && `visibility about ${formatVisibility(p.visFt, p.json.visibility_m)}`,
@@ -73,7 +76,8 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
   const when = p.seasonal ? `typical for ${seasonOf(pc.date)}` : label === "Today" || label === "Tomorrow" ? label.toLowerCase() : `on ${label}`;
   const summary =
     `${spot.name}: ${tier.label.toLowerCase()} (${p.score}/100${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${window.start_local}–${window.end_local} ${when}` +
-    `, with about ${p.visFt} ft visibility, ${p.swellFt} ft of swell and ${Math.round(p.windKt ?? 0)} kt wind.`;
+    `, with about ${p.visFt} ft visibility, ${p.swellFt} ft of swell and ${Math.round(p.windKt ?? 0)} kt wind.` +
+    (rulesTag ? ` Spearfishing here: ${rulesTag}.` : "");
   const modelNote = [p.json.why, pc.activity.notScored ? `${pc.activity.notScored}: the shared snorkel-calibrated score is a proxy.` : null]
     .filter(Boolean)
     .join(" ");
@@ -106,7 +110,7 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
       regulatedAreas: option.regulatedAreas,
       regulationsReadable: pc.regulationsReadable,
       accessRequirements: requirementsFor(spot.access, pc.activity.id === "surf" ? null : pc.activity.id),
-      levelCalibrated: ctx.catalog.levels(spot.region).spots.find((s) => s.id === spot.id)?.calibrated ?? false,
+      levelCalibrated: spot.levelCalibrated,
     }),
     data_credits: prov.credits,
     card: buildCard(ctx, { spot, date: pc.date, today: pc.today, activity: pc.activity, period: p, credits: prov.credits }),

@@ -17,7 +17,36 @@ export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 
 /** Said wherever a region published `conditions_only` declines to rank (decisions, cards, pages). */
 export function notRankedSentence(regionName: string): string {
-  return `${regionName} has conditions but no calibrated visibility model yet, so spots there are not ranked.`;
+  return `${regionName} has conditions but too few spots with a calibrated typical visibility yet, so spots there are not ranked.`;
+}
+
+/** Exclusions that are a rule of the place or the activity (not "not ranked"), which a declined answer still says. */
+export function ruleExclusions(excluded: z.infer<typeof ConsideredSchema>["excluded"]) {
+  return excluded.filter((e) => e.reason !== "visibility_not_calibrated" && e.reason !== "region_not_ranked");
+}
+
+/**
+ * The message of a decision a `conditions_only` region declines: why it is not ranked, every rule
+ * that excludes a spot for the activity (a closure, a no-take reserve, a depth), and the spots whose
+ * facts get_conditions gives, by id, so a caller can go on without guessing.
+ */
+export function declinedMessage(
+  ctx: Pick<ServiceContext, "catalog">,
+  region: Destination & { covered: true },
+  activityLabel: string,
+  excluded: z.infer<typeof ConsideredSchema>["excluded"],
+): string {
+  const levels = ctx.catalog.levels(region.region);
+  const parts = [`${notRankedSentence(region.region.name)} ${levels.reason ?? ""}`.trim()];
+  const rules = ruleExclusions(excluded);
+  if (rules.length > 0) {
+    parts.push(`Whatever the conditions, for ${activityLabel.toLowerCase()}: ${rules.map((e) => `${e.spot.name}: ${e.note.replace(/\.$/, "")}`).join("; ")}.`);
+  }
+  const open = region.candidates.map((c) => c.spot).filter((s) => !rules.some((e) => e.spot.id === s.id));
+  if (open.length > 0) {
+    parts.push(`For the facts, call get_conditions with a spot: ${open.map((s) => `${s.id} (${s.name})`).join(", ")}.`);
+  }
+  return parts.join(" ");
 }
 
 export function activityInfo(a: Activity): z.infer<typeof ActivityInfoSchema> {
@@ -65,12 +94,35 @@ export function commonFields(ctx: ServiceContext, q: DecisionQuery, dest: Destin
 
 type EarlyStatus = { status: DecisionStatus; message: string; facts_hint: z.infer<typeof FactsHintSchema> };
 
+/**
+ * The fields of a decision a `conditions_only` region declines, in response order: every spot it
+ * looked at with its rule or why it is not ranked, and the message that says so (declinedMessage).
+ */
+export function declinedFields(
+  ctx: Pick<ServiceContext, "catalog">,
+  dest: Destination & { covered: true },
+  activityLabel: string,
+  excluded: z.infer<typeof ConsideredSchema>["excluded"],
+  skipped: z.infer<typeof ConsideredSchema>["skipped"],
+) {
+  return {
+    data_credits: [],
+    status: "conditions_only" as const,
+    considered: { scored: 0, excluded, skipped },
+    message: declinedMessage(ctx, dest, activityLabel, excluded),
+    facts_hint: null,
+  };
+}
+
 /** The fields every decision answer that stops before ranking shares, in response order. */
 export function unrankedFields(e: EarlyStatus) {
   return { data_credits: [], status: e.status, considered: NOTHING_CONSIDERED, message: e.message, facts_hint: e.facts_hint };
 }
 
-/** A status that answers without ranking, or null to go on and rank. */
+/**
+ * A status that answers without looking at any spot, or null to go on: a `conditions_only` region
+ * goes on, so that its answer can say which rules exclude which spots before it declines to rank.
+ */
 export function earlyStatus(
   ctx: ServiceContext,
   q: DecisionQuery,
@@ -107,13 +159,6 @@ export function earlyStatus(
     return {
       status: "not_covered",
       message: `No covered spot within range of ${dest.point.lat}, ${dest.point.lon}. The nearest covered spot is ${n.spot.name} (${n.spot.region.name}), ${roundKm(n.distanceKm)} km away.`,
-      facts_hint: null,
-    };
-  }
-  if (dest.region.decision_support === "conditions_only") {
-    return {
-      status: "conditions_only",
-      message: `${notRankedSentence(dest.region.name)} Use get_conditions or the conditions endpoint for the facts.`,
       facts_hint: null,
     };
   }

@@ -7,11 +7,10 @@ import type { Spot } from "../catalog/catalog.js";
 import type { AreaRule } from "../catalog/regulations.js";
 import type { ServiceContext } from "../context.js";
 import type { Caveat } from "./caveats.js";
-import { closureOn } from "../catalog/access.js";
-import { bestDaylightPeriod, screenCandidates } from "./evaluate.js";
+import { CLOSED_ON_DATE, closureOn } from "../catalog/access.js";
+import { bestDaylightPeriod, notRankedExclusion, screenCandidates } from "./evaluate.js";
 import { buildPick } from "./pick.js";
 import { assertWithinHorizon, parseActivity } from "./request.js";
-import { notRankedSentence } from "./response.js";
 import { ServiceError, type ErrorCode } from "../errors.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
 import { optionalString, parseDate, parseSpotId, resolveSpot, type Raw } from "../params.js";
@@ -108,13 +107,14 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
   }
   const closure = closureOn(spot.access, date);
   if (closure && notice === null) {
-    notice = { code: "closed_on_date", title: "Closed on this date", text: closure.rule };
+    notice = { code: "closed_on_date", title: CLOSED_ON_DATE, text: closure.rule };
   }
-  if (notice === null && activity !== null && spot.region.decision_support === "conditions_only") {
+  if (notice === null && activity !== null && !spot.ranked) {
+    const uncalibrated = notRankedExclusion(ctx, spot);
     notice = {
-      code: "conditions_only",
+      code: uncalibrated.reason,
       title: `Not ranked for ${activity.label.toLowerCase()}`,
-      text: notRankedSentence(spot.region.name),
+      text: uncalibrated.note,
     };
   }
 

@@ -3,6 +3,7 @@
 import { getPosition } from "suncalc";
 import type { DataCredit } from "../attribution.js";
 import { unionCredits } from "../attribution.js";
+import { closureOn, CLOSED_ON_DATE } from "../catalog/access.js";
 import type { Spot } from "../catalog/catalog.js";
 import { HOUR_MS, hourFloor } from "../clock.js";
 import { CircularMean, round } from "../geo.js";
@@ -28,7 +29,7 @@ import {
   visibilityConfidence,
   type TideState,
 } from "./visibility.js";
-import { explainRating, type Basis } from "./why.js";
+import { explainRating, unrankedOf, type Basis } from "./why.js";
 
 /** Hours of inputs needed before the first period: rain memory plus the longest (DST) block. */
 export const INPUT_LOOKBACK_H = 72 + 4;
@@ -158,6 +159,12 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
   // Periods fed by the same inputs share one list of them.
   const originSets = new Map<string, number[]>();
 
+  // Venue closures by spot-local date (a weekday or a season), looked up once per date.
+  const closures = new Map<string, ReturnType<typeof closureOn>>();
+  const closedOn = (date: string) => {
+    if (!closures.has(date)) closures.set(date, closureOn(spot.access, date));
+    return closures.get(date)!;
+  };
   const evaluate = (kind: PeriodResult["kind"], date: string, startHour: number, start: Date, end: Date, startIso: string, endIso: string): PeriodResult => {
     const used = new Set<number>();
     const c = conditionsOf(inputs, spot, start, end, used);
@@ -212,7 +219,7 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
         basis,
         seasonal: climatology,
         date,
-        uncalibrated: spot.region.decision_support === "conditions_only",
+        unranked: unrankedOf(spot),
         satelliteAgeH,
         satelliteObservedAt: satellite?.observedAt ?? null,
       });
@@ -241,7 +248,8 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
       water_temp_c: waterTempC === null ? null : round(waterTempC, 1),
       confidence,
       visibility_source: vis?.source ?? null,
-      why: intern(why),
+      // A closure is said first wherever the period is shown: the score rates the water, not whether one may enter it.
+      why: intern(closedOn(date) === null ? why : `${CLOSED_ON_DATE}: ${closedOn(date)!.rule} ${why ?? ""}`.trimEnd()),
     };
     const key = [...used].sort((a, b) => a - b).join(",");
     let origins = originSets.get(key);

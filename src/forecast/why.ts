@@ -22,8 +22,8 @@ export interface WhyInputs {
   seasonal: boolean;
   /** Spot-local date of the period (names the season for seasonal norms). */
   date: string;
-  /** The region's typical visibility is not calibrated at enough spots (decision_support conditions_only). */
-  uncalibrated: boolean;
+  /** Why decisions do not rank this spot: its own level is not calibrated, or its region is not `full`; null when they do. */
+  unranked: Unranked;
   satelliteAgeH: number | null;
   /** When the satellite observation was made (UTC), for the label. */
   satelliteObservedAt: Date | null;
@@ -88,11 +88,21 @@ export function explainRating(i: WhyInputs): string {
       : i.basis === "satellite"
         ? `Visibility leans on satellite ocean colour observed ${i.satelliteObservedAt?.toISOString().slice(0, 10) ?? "recently"} (${Math.max(1, Math.round((i.satelliteAgeH ?? 0) / 24))} days before this forecast), weighted by its age.${i.seasonal ? " Other inputs are seasonal norms, not a live forecast." : ""}`
         : "Visibility: the spot's typical level, moved by swell, wind and rain against the month's normal.";
-  return `${lead}. ${basis}${i.uncalibrated ? ` ${UNCALIBRATED_NOTE}` : ""}`;
+  return `${lead}. ${basis}${i.unranked ? ` ${UNRANKED_NOTES[i.unranked]}` : ""}`;
 }
 
-/** Said wherever a region's visibility model is not yet calibrated (regions published conditions_only). */
-export const UNCALIBRATED_NOTE = "Visibility here is not yet calibrated to published typical visibility at enough spots, so the score is a rough guide and spots here are not ranked.";
+export type Unranked = "spot" | "region" | null;
+
+/** Why a spot is not ranked, as said beside its score (reasons, cards, pages). */
+export function unrankedOf(spot: { levelCalibrated: boolean; ranked: boolean }): Unranked {
+  return spot.ranked ? null : spot.levelCalibrated ? "region" : "spot";
+}
+
+/** Said wherever a spot's score is shown but decisions do not rank it. */
+export const UNRANKED_NOTES: Record<"spot" | "region", string> = {
+  spot: "This spot's typical visibility is an estimate, not yet calibrated to a published figure, so its score is a rough guide and it is not ranked.",
+  region: "Too few spots in this region are calibrated to published typical visibility to rank them yet, so the score is a rough guide and spots here are not ranked.",
+};
 
 function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);

@@ -114,7 +114,7 @@ export type PickJson = z.infer<typeof PickSchema>;
 
 const SpotRefSchema = z.strictObject({ id: z.string(), name: z.string() });
 
-export const EXCLUSION_REASONS = [...UNSUITED_REASONS, "closed_to_spearfishing", "closed_on_date"] as const;
+export const EXCLUSION_REASONS = [...UNSUITED_REASONS, "closed_to_spearfishing", "closed_on_date", "visibility_not_calibrated", "region_not_ranked"] as const;
 export const SKIP_REASONS = ["over_limit", "no_daylight_data"] as const;
 
 export const ConsideredSchema = z

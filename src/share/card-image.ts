@@ -27,12 +27,14 @@ export interface CardImageInput {
   why: string | null;
   /** Why the spot is not a pick (`code`: an excluded reason or a decision status), or null. */
   notice: { code: string; title: string; text: string } | null;
-  spot: { region: { decision_support: "full" | "conditions_only" } };
+  spot: { ranked: boolean };
 }
 
 /** The word the score block carries for each notice: a notice means the spot is not a pick. */
 const UNRANKED_WORDS: Record<string, string> = {
   conditions_only: "Not ranked",
+  visibility_not_calibrated: "Not ranked",
+  region_not_ranked: "Not ranked",
   activity_not_modeled: "Not ranked",
   closed_to_spearfishing: "Closed",
   closed_on_date: "Closed",
@@ -42,8 +44,8 @@ const UNRANKED_WORDS: Record<string, string> = {
 /** Why the card's score is not a ranking, or null when it is one (see CardImageModel.unranked). */
 export function unrankedWord(day: Pick<CardImageInput, "notice" | "spot">): string | null {
   if (day.notice) return UNRANKED_WORDS[day.notice.code] ?? (day.notice.code.startsWith("unsuited") ? "Not suited" : "Not ranked");
-  // A general card in a region published conditions_only rates conditions but ranks nothing.
-  return day.spot.region.decision_support === "conditions_only" ? "Conditions only" : null;
+  // A general card for a spot decisions do not rank (its level not calibrated, or its region not `full`) rates conditions only.
+  return day.spot.ranked ? null : "Conditions only";
 }
 
 export function cardImageModel(day: CardImageInput): CardImageModel {

@@ -11,6 +11,7 @@ import { HORIZON_DAYS } from "../limits.js";
 import { TIDE_STATION_MAX_KM } from "../catalog/schema.js";
 import { MODELLED_TIDE_ID } from "../sources/tide-model.js";
 import { optionalString, type Raw } from "../params.js";
+import { CLOSED_ON_DATE, closureOn } from "../catalog/access.js";
 import type { ConditionsJson } from "../schemas/conditions.js";
 import type { ErrorCode } from "../errors.js";
 import { addDays, dateLabel, isValidDate, localDate, shortDate, zonedInstant } from "../time/zone.js";
@@ -117,9 +118,11 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
   const doing = activity ? activity.label.toLowerCase() : null;
   const seasonal = c.data_quality.freshness === "none";
 
+  // A spot closed today says so in the "Now" box in place of a rating (the rating is of the water, not of entry).
+  const closedToday = closureOn(spot.access, today);
   const now = c.now
     ? html`<section class="now" aria-label="Now">
-<strong>Now</strong> ${pill(c.now.rating, c.now.rating === null ? "not rated" : `${tierLabelFor(TIERS.find((t) => t.id === c.now!.rating)!.label, seasonal)} ${c.now.score}`)}
+<strong>Now</strong> ${closedToday ? pill(null, `${CLOSED_ON_DATE} (water ${c.now.rating === null ? "not rated" : `${c.now.rating} ${c.now.score}`})`) : pill(c.now.rating, c.now.rating === null ? "not rated" : `${tierLabelFor(TIERS.find((t) => t.id === c.now!.rating)!.label, seasonal)} ${c.now.score}`)}
 · visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"}
 · swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"}
 · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"}

@@ -1,0 +1,56 @@
+// The provenance rule applied to the whole catalogue (npm run data:check): every page the data cites
+// has a judged publisher (data/publishers.json), and nothing that protects or places a person rests on
+// generated text: not a position marked `sourced` or `cross-checked`, not a closure, permit or
+// reservation, not a protected area. A generated page never counts towards a level (src/catalog/
+// levels.ts); here a level whose kind says it rests on a published figure must have one such figure
+// from a person, and a level beyond a published floor or ceiling is an error.
+import { spotLevel } from "./levels.js";
+import type { Publishers } from "./publishers.js";
+import type { RegionRecord, SpotRecord } from "./schema.js";
+
+export interface ProvenanceArea {
+  id: string;
+  source: string | null;
+}
+
+/** Every breach of the provenance rule, one sentence each; empty when the data keeps it. */
+export function provenanceErrors(records: readonly RegionRecord[], areas: readonly ProvenanceArea[], publishers: Publishers): string[] {
+  const errors: string[] = [];
+  const judged = (where: string, url: string) => {
+    const p = publishers.of(url);
+    if (p === null) errors.push(`${where}: the publisher of ${url} is not judged (add its host to data/publishers.json; docs/data.md, Sources)`);
+    return p;
+  };
+  for (const r of records) {
+    for (const s of r.spots) {
+      const where = `${r.id}/${s.id}`;
+      const coord = judged(`${where} coord`, s.coord.source);
+      if (coord?.kind === "generated" && s.coord.confidence !== "approximate") {
+        errors.push(`${where}: a position marked ${s.coord.confidence} rests on generated text (${coord.name}); cite a person's source or mark it approximate`);
+      }
+      for (const a of s.access) {
+        const p = judged(`${where} access`, a.source);
+        if (p?.kind === "generated") errors.push(`${where}: its ${a.kind} rule rests on generated text (${p.name}); cite the authority's own text`);
+      }
+      for (const v of s.visibility_refs) judged(`${where} visibility`, v.source);
+      errors.push(...levelErrors(where, s, publishers));
+    }
+  }
+  for (const a of areas) {
+    if (a.source === null) continue;
+    const p = judged(`protected area ${a.id}`, a.source);
+    if (p?.kind === "generated") errors.push(`protected area ${a.id}: rests on generated text (${p.name}); cite the authority's own text`);
+  }
+  return errors;
+}
+
+function levelErrors(where: string, s: SpotRecord, publishers: Publishers): string[] {
+  const errors: string[] = [];
+  if (s.clarity_kind !== "judgement" && s.clarity_kind !== "log") {
+    const fromPeople = s.visibility_refs.some((v) => v.kind === s.clarity_kind && publishers.of(v.source) !== null && publishers.of(v.source)!.kind !== "generated");
+    if (!fromPeople) errors.push(`${where}: its level is said to rest on a ${s.clarity_kind.replace("_", " ")} figure, but no such figure from a person is cited; label it judgement`);
+  }
+  const level = spotLevel(s, s.clarity_ft, publishers);
+  if (level.beyondBounds.length > 0) errors.push(`${where}: its level lies beyond a published floor or ceiling in ${level.beyondBounds.join(", ")}`);
+  return errors;
+}
