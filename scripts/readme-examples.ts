@@ -46,7 +46,7 @@ export async function generateExamples(): Promise<Record<string, string>> {
     recommendation: json(rec, 1),
     "recommendation-markdown": "```markdown\n" + rec.card_markdown + "\n```",
     "recommendation-not-covered": json(await recommendSpot({ activity: "snorkel", lat: 25.77, lon: -80.13 }, ctx)),
-    "recommendation-conditions-only": json(await recommendSpot({ activity: "snorkel", region: "us-hi-maui" }, ctx)),
+    "recommendation-conditions-only": json(await recommendSpot({ activity: "snorkel", region: "ca-bc-victoria" }, ctx)),
     "best-day": json(await bestDay({ activity: "dive", spot: "blue-cave-cape-maeda", from: "2026-11-22", to: "2026-11-24" }, ctx), 2),
     "tool-error": json(toolError),
   };
