@@ -4,24 +4,31 @@ import { windWord } from "./forecast/wind-words.js";
 import { compass8 } from "./geo.js";
 import { M_PER_FT } from "./forecast/visibility.js";
 
-export function formatVisibility(ft: number | null, m: number | null): string | null {
+/**
+ * "49 ft (typically 40–70 ft · 14.9 m)": the estimate, then its typical range when known (the
+ * period's visibility_low_ft–visibility_high_ft), then metres. One wording for the card, the
+ * Markdown, the pick's factors and the pages.
+ */
+export function formatVisibility(ft: number | null, m: number | null, lowFt: number | null = null, highFt: number | null = null): string | null {
   if (ft === null) return null;
-  return `${ft} ft (${m ?? Math.round(ft * 0.3048)} m)`;
+  const range = lowFt === null || highFt === null ? "" : `typically ${lowFt}–${highFt} ft · `;
+  return `${ft} ft (${range}${m ?? Math.round(ft * 0.3048)} m)`;
 }
 
-export function formatSwell(ft: number | null, periodS: number | null, fromDeg: number | null): string | null {
+/** "1.8 ft NE @ 8 s (0.55 m)": the metres are the period's own (swell_height_m), never recomputed from rounded feet. */
+export function formatSwell(ft: number | null, periodS: number | null, fromDeg: number | null, m: number | null): string | null {
   if (ft === null) return null;
   const dir = compass8(fromDeg);
   const period = periodS === null ? "" : ` @ ${Math.round(periodS)} s`;
-  return `${ft} ft${dir ? ` ${dir}` : ""}${period} (${(ft * 0.3048).toFixed(1)} m)`;
+  return `${ft} ft${dir ? ` ${dir}` : ""}${period} (${m ?? Math.round(ft * M_PER_FT * 100) / 100} m)`;
 }
 
-/** "moderate breeze, 13 kt ENE gusting 23 (24 km/h)": the shared wind word first, then speed, direction and gust. */
+/** "moderate breeze, 13 kt ENE gusting 23 (24 km/h)": the Beaufort name of the speed shown first, then speed, direction and gust. */
 export function formatWind(kt: number | null, fromDeg: number | null, gustKt: number | null): string | null {
   if (kt === null) return null;
   const dir = compass8(fromDeg);
   const gust = gustKt !== null && Math.round(gustKt) > Math.round(kt) ? ` gusting ${Math.round(gustKt)}` : "";
-  return `${windWord(kt, gustKt)}, ${Math.round(kt)} kt${dir ? ` ${dir}` : ""}${gust} (${Math.round(kt * 1.852)} km/h)`;
+  return `${windWord(kt)}, ${Math.round(kt)} kt${dir ? ` ${dir}` : ""}${gust} (${Math.round(kt * 1.852)} km/h)`;
 }
 
 export function cToF(c: number): number {

@@ -66,7 +66,11 @@ describe("conditions for a spot", () => {
       expect(p.visibility_m).toBeCloseTo(p.visibility_ft! * 0.3048, 0);
       expect(p.swell_height_m).toBeCloseTo(p.swell_height_ft! * 0.3048, 1);
       expect(p.why).toMatch(/\.$/);
-      expect(p.why!.split(". ").length).toBeLessThanOrEqual(3);
+      // The lead, where the numbers come from, and at most a dawn note and a note on ranking.
+      expect(p.why!.split(". ").length).toBeLessThanOrEqual(4);
+      // A range beside every visibility.
+      expect(p.visibility_low_ft).toBeLessThanOrEqual(p.visibility_ft!);
+      expect(p.visibility_high_ft).toBeGreaterThanOrEqual(p.visibility_ft!);
     }
   });
 

@@ -35,8 +35,8 @@ async function quoted(s: TestService, body: RecommendationJson): Promise<Period[
 }
 
 function factorsOf(q: Period): string[] {
-  const vis = formatVisibility(q.visibility_ft, q.visibility_m);
-  const swell = formatSwell(q.swell_height_ft, q.swell_period_s, q.swell_from_deg);
+  const vis = formatVisibility(q.visibility_ft, q.visibility_m, q.visibility_low_ft, q.visibility_high_ft);
+  const swell = formatSwell(q.swell_height_ft, q.swell_period_s, q.swell_from_deg, q.swell_height_m);
   const wind = formatWind(q.wind_speed_kt, q.wind_from_deg, q.wind_gust_kt);
   const temp = formatTemp(q.water_temp_c);
   return [
@@ -67,7 +67,7 @@ describe("on seasonal norms", () => {
         const q = periods[i]!;
         expect(p.why.factors).toEqual(factorsOf(q));
         expect(p.why.factors).toHaveLength(5);
-        expect(p.why.factors[0]).toMatch(/^visibility about \d+ ft \(\d+(\.\d)? m\)$/);
+        expect(p.why.factors[0]).toMatch(/^visibility about \d+ ft \(typically \d+–\d+ ft · \d+(\.\d)? m\)$/);
         expect(p.why.summary).toBe(summaryOf(p, q, "typical for late November", true));
         const notScored = activityOf(id).notScored;
         expect(p.why.model_note).toBe(notScored ? `${q.why} ${notScored}: the shared snorkel-calibrated score is a proxy.` : q.why);

@@ -165,7 +165,7 @@ describe("one wording rule for wind, and norm gusts from the gust factor (item 6
     for (const region of regions) {
       const { body } = await svc.json<RecommendationJson>(`/api/v1/recommendations?activity=snorkel&region=${region}&date=2026-11-23&limit=5`);
       for (const p of body.picks) {
-        const word = windWord(p.metrics.wind_speed_kt!, null);
+        const word = windWord(p.metrics.wind_speed_kt!);
         expect(p.card.metrics.wind).toMatch(words);
         expect(body.card_markdown).toContain(`- Wind: ${p.card.metrics.wind}`);
         if (word !== "calm") expect(p.why.model_note).not.toMatch(/calm/);
@@ -174,7 +174,7 @@ describe("one wording rule for wind, and norm gusts from the gust factor (item 6
     // Every period of a week at a windy spot: "calm" only where the rule says so.
     const { body } = await conditions("spot=camp-cove");
     for (const p of body.periods.filter((x) => x.why && x.wind_speed_kt !== null)) {
-      if (windWord(p.wind_speed_kt!, p.wind_gust_kt) !== "calm") expect(p.why, `${p.start} ${p.wind_speed_kt}/${p.wind_gust_kt}`).not.toMatch(/calm/);
+      if (windWord(p.wind_speed_kt!) !== "calm") expect(p.why, `${p.start} ${p.wind_speed_kt}/${p.wind_gust_kt}`).not.toMatch(/calm/);
     }
   });
 });

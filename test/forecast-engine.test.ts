@@ -22,7 +22,17 @@ const hanauma = catalog.spot("hanauma-bay")!;
  * level calibrated, in a region published `full`), so no note is appended; and with no closures, so
  * no period's why starts with one (the closure test gives Hanauma Bay its own days back).
  */
-const SOUTH_FACING: Spot = { ...hanauma, exposure: ["S"], swell_exposure: 1, access: [], levelCalibrated: true, ranked: true, region: { ...hanauma.region, decision_support: "full" } };
+const SOUTH_FACING: Spot = {
+  ...hanauma,
+  exposure: ["S"],
+  swell_exposure: 1,
+  access: [],
+  levelCalibrated: true,
+  ranked: true,
+  // Three publishers and a ×1.5 range: the level's evidence weighs 1, so the confidence is the inputs' alone.
+  band: { ranges: Array.from({ length: 12 }, () => ({ low: 40, high: 60 })), publishers: 3, estimated: false },
+  region: { ...hanauma.region, decision_support: "full" },
+};
 
 const LIVE: Origin = { id: "test:live", climatology: false, fetchedAt: new Date(NOW.getTime() - 20 * 60_000), credits: [] };
 const NORMS: Origin = { id: "climatology:test", climatology: true, fetchedAt: null, credits: [] };
@@ -153,12 +163,12 @@ describe("the hours a period reads", () => {
 describe("swell and wind as the period shows them", () => {
   it("converts swell height to feet and keeps directions within 0–359°", () => {
     const north: Spot = { ...SOUTH_FACING, exposure: ["N"] };
-    const p = build(inputs({ swell1_height_m: 1, swell1_from_deg: 359.7, wind_from_deg: 359.8 }), north).periods[0]!;
-    expect(p.json.swell_height_m).toBe(1);
-    expect(p.json.swell_height_ft).toBe(3.3);
+    const p = build(inputs({ swell1_height_m: 2, swell1_from_deg: 359.7, wind_from_deg: 359.8 }), north).periods[0]!;
+    expect(p.json.swell_height_m).toBe(2);
+    expect(p.json.swell_height_ft).toBe(6.6);
     expect(p.json.swell_from_deg).toBe(0);
     expect(p.json.wind_from_deg).toBe(0);
-    expect(p.json.why).toContain("3.3 ft");
+    expect(p.json.why).toContain("6.6 ft of N swell");
   });
 
   it("counts wind 45° off the only open octant as half onshore, like wind from an unknown direction", () => {
@@ -180,10 +190,10 @@ describe("swell and wind as the period shows them", () => {
     // 28 kt caps the score, so the sentence names the wind.
     const phrase = (wind_from_deg: number) => build(inputs({ wind_speed_kt: 28, wind_gust_kt: 28, wind_from_deg })).periods[0]!.json.why;
     const lead = / (caps this|is the main limit)/;
-    expect(phrase(180)).toMatch(/^28 kt S wind \(strong wind\) blowing onshore caps this/);
-    expect(phrase(225)).toMatch(new RegExp(`^28 kt SW wind \\(strong wind\\) blowing onshore${lead.source}`));
-    expect(phrase(0)).toMatch(new RegExp(`^28 kt N wind \\(strong wind\\)${lead.source}`));
-    expect(phrase(Number.NaN)).toMatch(new RegExp(`^28 kt wind \\(strong wind\\)${lead.source}`));
+    expect(phrase(180)).toMatch(/^28 kt S wind \(near gale\) blowing onshore caps this/);
+    expect(phrase(225)).toMatch(new RegExp(`^28 kt SW wind \\(near gale\\) blowing onshore${lead.source}`));
+    expect(phrase(0)).toMatch(new RegExp(`^28 kt N wind \\(near gale\\)${lead.source}`));
+    expect(phrase(Number.NaN)).toMatch(new RegExp(`^28 kt wind \\(near gale\\)${lead.source}`));
   });
 
   it("gives visibility in metres as well as feet", () => {

@@ -43,10 +43,11 @@ describe("satellite Kd490 as a recent-clarity baseline", () => {
     expect(days * 24 <= SATELLITE_MAX_AGE_H).toBe(used);
     expect(satelliteWeight(days * 24) >= SATELLITE_MIN_WEIGHT).toBe(used);
   });
+  const EVIDENCE = { publishers: 3, estimated: false, rangeRatio: 1.5 };
   it("weighs a week-old observation more than an 11-day-old one, and both above a heuristic's confidence", () => {
     expect(satelliteWeight(7 * 24)).toBeGreaterThan(satelliteWeight(11 * 24));
-    expect(visibilityConfidence("satellite", false, 11 * 24)).toBeGreaterThan(visibilityConfidence("heuristic", false, null));
-    expect(visibilityConfidence("satellite", false, 7 * 24)).toBeGreaterThan(visibilityConfidence("satellite", false, 11 * 24));
+    expect(visibilityConfidence("satellite", false, 11 * 24, EVIDENCE)).toBeGreaterThan(visibilityConfidence("heuristic", false, null, EVIDENCE));
+    expect(visibilityConfidence("satellite", false, 7 * 24, EVIDENCE)).toBeGreaterThan(visibilityConfidence("satellite", false, 11 * 24, EVIDENCE));
   });
 });
 

@@ -4,7 +4,7 @@
 // in the code fails here until the change is made on purpose in both places.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
-import { effectiveWindKt, scoreConditions } from "../src/forecast/score.js";
+import { effectiveWindKt, scoreConditions as scoreOf } from "../src/forecast/score.js";
 import { NO_DATA_COLOR, ratingFor, TIERS } from "../src/forecast/tiers.js";
 import { freshnessFactor, freshnessOf } from "../src/sources/freshness.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
@@ -65,6 +65,10 @@ describe("ratings in conditions answers (through HTTP)", () => {
     expect(seen.size).toBeGreaterThanOrEqual(3);
   });
 });
+
+/** The score of visibility, swell at the spot and sustained wind, onshore, no gust reported, in daylight. */
+const scoreConditions = (visFt: number, swellFt: number, windKt: number, gustKt: number | null = null, onshore = 1, dark = false) =>
+  scoreOf({ visFt, swellFt, windKt, gustKt, onshore, dark });
 
 // A perfectly calm, clear reference: 80 ft of visibility, no swell, no wind scores the full 100.
 const CLEAR = 80;
@@ -152,54 +156,75 @@ describe("swell and wind caps (the model's table)", () => {
     expect(r.score).toBeGreaterThan(50);
   });
 
-  // Effective wind: at or above 25 kt at most 35, 30 kt at most 15.
+  // Sustained wind as reported (docs/model.md, the rubric): from 11 kt (force 4) at most 79, 17 kt
+  // (force 5) at most 59, 22 kt (force 6) at most 39, 28 kt (force 7) at most 19.
   it.each([
-    [25, 35],
-    [29.99, 35],
-    [30, 15],
-    [40, 15],
-  ])("%s kt of wind on clear flat water scores exactly %s (capped by wind)", (wind, cap) => {
+    [11, 79],
+    [16.99, 79],
+    [17, 59],
+    [21.99, 59],
+    [22, 39],
+    [27.99, 39],
+    [28, 19],
+    [40, 19],
+  ])("%s kt of wind on clear flat water scores at most %s (capped by wind)", (wind, cap) => {
     const r = scoreConditions(CLEAR, FLAT, wind);
-    expect(r.uncapped).toBeGreaterThan(cap);
-    expect({ score: r.score, cappedBy: r.cappedBy }).toEqual({ score: cap, cappedBy: "wind" });
+    expect(r.score).toBeLessThanOrEqual(cap);
+    if (r.uncapped > cap) expect({ score: r.score, cappedBy: r.cappedBy }).toEqual({ score: cap, cappedBy: "wind" });
   });
 
-  it("applies no wind cap just under 25 kt", () => {
-    const r = scoreConditions(CLEAR, FLAT, 24.99);
+  // Gusts as reported: from 25 kt at most 79, 28 kt at most 59, 34 kt at most 39, 41 kt at most 19.
+  it.each([
+    [25, 79],
+    [28, 59],
+    [34, 39],
+    [41, 19],
+  ])("a %s kt gust over a 5 kt breeze on clear flat water scores exactly %s (capped by wind)", (gust, cap) => {
+    expect(scoreConditions(CLEAR, FLAT, 5, gust)).toMatchObject({ score: cap, cappedBy: "wind" });
+  });
+
+  it("applies no wind cap just under 11 kt, nor to a gust under 25 kt", () => {
+    const r = scoreConditions(CLEAR, FLAT, 10.99);
     expect(r.cappedBy).toBeNull();
-    expect(r.score).toBeGreaterThan(35);
+    expect(r.score).toBeGreaterThanOrEqual(80);
+    expect(scoreConditions(CLEAR, FLAT, 5, 24.99).score).toBeGreaterThanOrEqual(80);
+  });
+
+  it("caps a window wholly after dark at 59 (good), however clear and calm", () => {
+    expect(scoreConditions(CLEAR, FLAT, CALM, null, 1, true)).toMatchObject({ score: 59, cappedBy: "light" });
   });
 
   it("names no cap when the score only reaches a cap without being lowered by it", () => {
-    // 4 ft (4 points) + 6 ft of swell (6 points) + 24 kt of wind (2.8 points) = 12.8 → 13, which is
-    // the 4 ft cap (5 + 10 × 4/5 = 13); at 23 kt the sum is 14 and the cap lowers it.
-    const r = scoreConditions(4, 6, 24);
-    expect(r).toMatchObject({ score: 13, uncapped: 13, cappedBy: null });
-    expect(scoreConditions(4, 6, 23)).toMatchObject({ score: 13, uncapped: 14, cappedBy: "visibility" });
+    // Murky flat calm water at 2 ft: 1.6 + 30 + 30 = 61.6 → 62, which the 2 ft cap (5 + 10 × 2/5 = 9) lowers.
+    expect(scoreConditions(2, FLAT, CALM)).toMatchObject({ score: 9, uncapped: 62, cappedBy: "visibility" });
+    // 4 ft (3.2 points) + 10 ft of swell (0) + 27 kt of wind (1 point) = 4.2 → 4, under the 4 ft cap of 13 and the wind cap of 39.
+    expect(scoreConditions(4, 10, 27)).toMatchObject({ score: 4, uncapped: 4, cappedBy: null });
   });
 
-  it("counts wind straight offshore at 70 % and straight onshore at 100 % (docs/model.md)", () => {
+  it("counts wind straight offshore at 70 % and straight onshore at 100 % for the points, but caps on the wind as reported", () => {
     expect(effectiveWindKt(20, 0)).toBeCloseTo(14, 9);
     expect(effectiveWindKt(20, 0.5)).toBeCloseTo(17, 9);
     expect(effectiveWindKt(20, 1)).toBeCloseTo(20, 9);
-    // So 30 kt offshore (21 effective) escapes both wind caps that 30 kt onshore meets.
-    expect(scoreConditions(CLEAR, FLAT, effectiveWindKt(30, 0)).cappedBy).toBeNull();
-    expect(scoreConditions(CLEAR, FLAT, effectiveWindKt(30, 1))).toMatchObject({ score: 15, cappedBy: "wind" });
+    // 14 kt offshore earns the points of 9.8 kt, but meets the 11 kt cap all the same.
+    const offshore = scoreConditions(CLEAR, FLAT, 14, null, 0);
+    const onshore = scoreConditions(CLEAR, FLAT, 14, null, 1);
+    expect(offshore.points.wind).toBeGreaterThan(onshore.points.wind);
+    expect(offshore).toMatchObject({ score: 79, cappedBy: "wind" });
   });
 
-  it("reports the points each part lost against its maximum (visibility 45, swell 35, wind 20)", () => {
+  it("reports the points each part lost against its maximum (visibility 40, swell 30, wind 30)", () => {
     expect(scoreConditions(CLEAR, FLAT, CALM).lost).toEqual({ visibility: 0, swell: 0, wind: 0 });
     const r = scoreConditions(10, 5, 18);
-    expect(r.lost.visibility).toBeCloseTo(45 - r.points.visibility, 9);
-    expect(r.lost.swell).toBeCloseTo(35 - r.points.swell, 9);
-    expect(r.lost.wind).toBeCloseTo(20 - r.points.wind, 9);
+    expect(r.lost.visibility).toBeCloseTo(40 - r.points.visibility, 9);
+    expect(r.lost.swell).toBeCloseTo(30 - r.points.swell, 9);
+    expect(r.lost.wind).toBeCloseTo(30 - r.points.wind, 9);
     expect(r.lost.visibility + r.lost.swell + r.lost.wind).toBeCloseTo(100 - (r.points.visibility + r.points.swell + r.points.wind), 9);
     for (const part of ["visibility", "swell", "wind"] as const) expect(r.lost[part], part).toBeGreaterThan(0);
   });
 
   it("lets the lowest cap win when several apply", () => {
     expect(scoreConditions(19.99, 8, CALM)).toMatchObject({ score: 10, cappedBy: "swell" });
-    expect(scoreConditions(29.99, 6, 30)).toMatchObject({ score: 15, cappedBy: "wind" });
+    expect(scoreConditions(29.99, 6, 30)).toMatchObject({ score: 19, cappedBy: "wind" });
     expect(scoreConditions(4.99, 4, 25)).toMatchObject({ score: 14, cappedBy: "visibility" });
   });
 });

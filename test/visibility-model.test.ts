@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { at } from "../src/forecast/curve.js";
 import { horizontalVisibilityM, kdParFromKd490, secchiDepthM } from "../src/forecast/optics.js";
 import { exposureWeight, orbitalVelocity, surgeEquivalentM, swellAtSpot, waveNumber } from "../src/forecast/swell.js";
-import { estimateVisibility, rainIndexAt, satelliteWeight, SATELLITE_MAX_AGE_H, visibilityConfidence, type VisibilityInputs } from "../src/forecast/visibility.js";
+import { estimateVisibility, evidenceFactor, rainIndexAt, satelliteWeight, SATELLITE_MAX_AGE_H, visibilityConfidence, type VisibilityInputs } from "../src/forecast/visibility.js";
 
 const calm: VisibilityInputs = {
   clarityFt: 80,
@@ -147,12 +147,22 @@ describe("the satellite blend", () => {
     expect(satelliteWeight(SATELLITE_MAX_AGE_H)).toBeCloseTo(0.15, 12);
   });
 
-  it("states confidence 0.6 + 0.3 × the relative weight for satellite estimates, 0.6 heuristic, 0.35 on norms", () => {
-    expect(visibilityConfidence("satellite", false, 0)).toBeCloseTo(0.9, 12);
-    expect(visibilityConfidence("satellite", true, 192)).toBeCloseTo(0.6 + 0.3 * Math.exp(-1), 12);
-    expect(visibilityConfidence("satellite", false, null)).toBe(0.6);
-    expect(visibilityConfidence("heuristic", false, 10)).toBe(0.6);
-    expect(visibilityConfidence("heuristic", true, null)).toBe(0.35);
+  it("states confidence as the inputs' weight (0.6 + 0.3 × the satellite's relative weight, 0.6 heuristic, 0.35 on norms) times the level's evidence", () => {
+    const BEST = { publishers: 3, estimated: false, rangeRatio: 1.5 };
+    expect(evidenceFactor(BEST)).toBe(1);
+    expect(visibilityConfidence("satellite", false, 0, BEST)).toBeCloseTo(0.9, 12);
+    expect(visibilityConfidence("satellite", true, 192, BEST)).toBeCloseTo(0.6 + 0.3 * Math.exp(-1), 12);
+    expect(visibilityConfidence("satellite", false, null, BEST)).toBe(0.6);
+    expect(visibilityConfidence("heuristic", false, 10, BEST)).toBe(0.6);
+    expect(visibilityConfidence("heuristic", true, null, BEST)).toBe(0.35);
+    // Evidence: one source 0.8, two 0.9, three or more 1; an estimated level 0.55; a range ×2 wide 0.92, ×3 0.8, ×4 0.7.
+    expect(evidenceFactor({ ...BEST, publishers: 1 })).toBe(0.8);
+    expect(evidenceFactor({ ...BEST, publishers: 2 })).toBe(0.9);
+    expect(evidenceFactor({ publishers: 0, estimated: true, rangeRatio: 1.5 })).toBe(0.55);
+    expect(evidenceFactor({ ...BEST, rangeRatio: 2 })).toBeCloseTo(0.92, 12);
+    expect(evidenceFactor({ ...BEST, rangeRatio: 3 })).toBeCloseTo(0.8, 12);
+    expect(evidenceFactor({ ...BEST, rangeRatio: 6 })).toBeCloseTo(0.7, 12);
+    expect(visibilityConfidence("heuristic", true, null, { publishers: 1, estimated: false, rangeRatio: 3 })).toBeCloseTo(0.35 * 0.8 * 0.8, 12);
   });
 });
 

@@ -9,7 +9,7 @@ import { UNRANKED_NOTES, explainRating, type WhyInputs } from "../src/forecast/w
 
 const breakdown = (over: Partial<ScoreBreakdown> & { lost?: ScoreBreakdown["lost"] }): ScoreBreakdown => {
   const lost = over.lost ?? { visibility: 0, swell: 0, wind: 0 };
-  const points = { visibility: 45 - lost.visibility, swell: 35 - lost.swell, wind: 20 - lost.wind };
+  const points = { visibility: 40 - lost.visibility, swell: 30 - lost.swell, wind: 30 - lost.wind };
   const uncapped = points.visibility + points.swell + points.wind;
   return { score: uncapped, uncapped, points, lost, cappedBy: null, ...over };
 };
@@ -25,6 +25,7 @@ const base: WhyInputs = {
   windFromDeg: 90,
   windOnshore: false,
   night: false,
+  sunrise: null,
   basis: "live",
   seasonal: false,
   date: "2026-11-21",
@@ -36,8 +37,14 @@ const why = (over: Partial<WhyInputs>) => explainRating({ ...base, ...over });
 const LIVE = "Visibility: the spot's typical level, moved by swell, wind and rain against the month's normal.";
 
 describe("the lead sentence", () => {
-  it("calls a day that lost at most 12 points clear, naming its visibility, swell and wind", () => {
-    expect(why({})).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE}`);
+  it("calls a day that lost at most 12 points (or any excellent day) clear, naming its visibility, swell and wind", () => {
+    expect(why({ windKt: 0.4, gustKt: 0.5 })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 0 kt gusting 1 kt wind. ${LIVE}`);
+    // An excellent period is never "limited" by what it lost.
+    expect(why({ breakdown: breakdown({ lost: { visibility: 7, swell: 3, wind: 10 } }), rating: "excellent", windKt: 9, gustKt: 12 })).toBe(
+      `Clear water, gentle breeze: about 62 ft visibility, 1.3 ft swell and 9 kt gusting 12 kt wind. ${LIVE}`,
+    );
+    expect(why({ breakdown: breakdown({ cappedBy: "visibility", lost: { visibility: 7, swell: 0, wind: 0 } }), rating: "excellent" })).not.toMatch(/caps this/);
+    expect(why({})).toBe(`Clear water, light air: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE}`);
     expect(why({ breakdown: breakdown({ lost: { visibility: 4, swell: 4, wind: 4 } }), windKt: 12, gustKt: 18 })).toBe(
       `Clear water, moderate breeze: about 62 ft visibility, 1.3 ft swell and 12 kt gusting 18 kt wind. ${LIVE}`,
     );
@@ -45,8 +52,8 @@ describe("the lead sentence", () => {
 
   it("names the part that lost the most once more than 12 points are lost", () => {
     const lost = (visibility: number, swell: number, wind: number) => breakdown({ lost: { visibility, swell, wind } });
-    expect(why({ breakdown: lost(13, 0, 0), rating: "good" })).toBe(`Visibility around 62 ft is the main limit; swell 1.3 ft, 3 kt wind (calm). ${LIVE}`);
-    expect(why({ breakdown: lost(2, 11, 0), rating: "good" })).toBe(`1.3 ft of S swell reaching the spot is the main limit; visibility around 62 ft, 3 kt wind (calm). ${LIVE}`);
+    expect(why({ breakdown: lost(13, 0, 0), rating: "good" })).toBe(`Visibility around 62 ft is the main limit; swell 1.3 ft, 3 kt wind (light air). ${LIVE}`);
+    expect(why({ breakdown: lost(2, 11, 0), rating: "good" })).toBe(`1.3 ft of S swell reaching the spot is the main limit; visibility around 62 ft, 3 kt wind (light air). ${LIVE}`);
     expect(why({ breakdown: lost(2, 3, 9), rating: "good", windKt: 18, gustKt: 18, windOnshore: true })).toBe(
       `18 kt E wind (fresh breeze) blowing onshore is the main limit; visibility around 62 ft, swell 1.3 ft. ${LIVE}`,
     );
@@ -59,26 +66,26 @@ describe("the lead sentence", () => {
     expect(why({ breakdown: lost(7, 0, 7), rating: "good" })).toMatch(/^Visibility around 62 ft is the main limit/);
   });
 
-  it("calls the seas calm only while the swell has lost at most 9 of its 35 points", () => {
+  it("calls the seas flat only while the swell has lost at most 8 of its 30 points", () => {
     const capped = (swellLost: number) => breakdown({ cappedBy: "visibility", lost: { visibility: 20, swell: swellLost, wind: 0 } });
     const at = (swellLost: number) => why({ breakdown: capped(swellLost), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6, swellFt: 0.5 });
-    expect(at(9)).toBe(`Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`);
-    expect(at(10)).toBe(`Visibility near 20 ft caps this at fair. ${LIVE}`);
+    expect(at(8)).toBe(`Visibility near 20 ft caps this at fair despite flat seas. ${LIVE}`);
+    expect(at(9)).toBe(`Visibility near 20 ft caps this at fair. ${LIVE}`);
   });
 
-  it("calls the seas calm only when the wind word is calm, gusts included", () => {
+  it("calls the seas flat only at force 0–1, gusts included, and calm only at force 0", () => {
     const capped = breakdown({ cappedBy: "visibility", lost: { visibility: 20, swell: 0, wind: 0 } });
     const at = (windKt: number, gustKt: number) => why({ breakdown: capped, rating: "fair", visFt: 19.6, windKt, gustKt, swellFt: 0.5 });
-    expect(at(3, 4.8)).toBe(`Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`);
-    expect(at(3, 6)).toBe(`Visibility near 20 ft caps this at fair (light breeze, 3 kt gusting 6 kt wind). ${LIVE}`);
+    expect(at(3, 4.8)).toBe(`Visibility near 20 ft caps this at fair despite flat seas. ${LIVE}`);
+    expect(at(3, 6)).toBe(`Visibility near 20 ft caps this at fair (light air, 3 kt gusting 6 kt wind). ${LIVE}`);
     expect(at(10, 14)).toBe(`Visibility near 20 ft caps this at fair (gentle breeze, 10 kt gusting 14 kt wind). ${LIVE}`);
-    expect(at(10, 16)).toBe(`Visibility near 20 ft caps this at fair (moderate breeze, 10 kt gusting 16 kt wind). ${LIVE}`);
+    expect(at(10, 16)).toBe(`Visibility near 20 ft caps this at fair (gentle breeze, 10 kt gusting 16 kt wind). ${LIVE}`);
   });
 
   it("names the cap that set the score", () => {
     const capped = (cappedBy: ScoreBreakdown["cappedBy"]) => breakdown({ cappedBy, lost: { visibility: 20, swell: 0, wind: 0 } });
     expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6, swellFt: 0.5 })).toBe(
-      `Visibility near 20 ft caps this at fair despite calm seas. ${LIVE}`,
+      `Visibility near 20 ft caps this at fair despite flat seas. ${LIVE}`,
     );
     // Calm wind but swell that cost points: no "calm seas", and no wind words either.
     expect(why({ breakdown: breakdown({ cappedBy: "visibility", points: { visibility: 10, swell: 20, wind: 20 } }), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6 })).toBe(
@@ -88,20 +95,29 @@ describe("the lead sentence", () => {
       `Visibility near 20 ft caps this at fair (fresh breeze, 20 kt gusting 28 kt wind). ${LIVE}`,
     );
     expect(why({ breakdown: capped("swell"), rating: "no-go", swellFt: 6.04, swellFromDeg: 315 })).toBe(`6 ft of NW swell reaching the spot caps this at no-go. ${LIVE}`);
-    expect(why({ breakdown: capped("wind"), rating: "no-go", windKt: 26.4, gustKt: 26, windFromDeg: null })).toBe(`26 kt wind (strong wind) caps this at no-go. ${LIVE}`);
+    expect(why({ breakdown: capped("wind"), rating: "no-go", windKt: 26.4, gustKt: 26, windFromDeg: null })).toBe(`26 kt wind (strong breeze) caps this at no-go. ${LIVE}`);
   });
 });
 
 describe("the opening and where the numbers come from", () => {
   it("opens with the seasonal-norm label and the season, and says the numbers are norms", () => {
     expect(why({ seasonal: true, basis: "climatology" })).toBe(
-      "Seasonal norm, typical for late November: clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. Seasonal norms, not a live forecast.",
+      "Seasonal norm, typical for late November: clear water, light air: about 62 ft visibility, 1.3 ft swell and 3 kt wind. Seasonal norms, not a live forecast.",
     );
   });
 
   it("says after dark at night, after the seasonal label when both apply", () => {
-    expect(why({ night: true })).toBe(`After dark: clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE}`);
-    expect(why({ night: true, seasonal: true, basis: "climatology" })).toMatch(/^Seasonal norm, typical for late November, after dark: clear, calm water/);
+    expect(why({ night: true })).toBe(`After dark: clear water, light air: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE}`);
+    expect(why({ night: true, seasonal: true, basis: "climatology" })).toMatch(/^Seasonal norm, typical for late November, after dark: clear water, light air/);
+  });
+
+  it("says when a window starts before sunrise, and caps a wholly dark one at good", () => {
+    expect(why({ sunrise: "06:42", rating: "great", breakdown: breakdown({ lost: { visibility: 0, swell: 0, wind: 10 } }) })).toContain(
+      ". The window starts before sunrise (06:42). Visibility:",
+    );
+    expect(why({ night: true, rating: "good", breakdown: breakdown({ cappedBy: "light" }) })).toBe(
+      `Dark throughout the window, which caps this at good (visibility around 62 ft, swell 1.3 ft, 3 kt wind). ${LIVE}`,
+    );
   });
 
   it("dates a satellite observation and counts its age in whole days, at least one", () => {
@@ -113,8 +129,8 @@ describe("the opening and where the numbers come from", () => {
   });
 
   it("ends with why the spot is not ranked: its own level estimated, or its region not yet ranked", () => {
-    expect(why({ unranked: "spot" })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNRANKED_NOTES.spot}`);
-    expect(why({ unranked: "region" })).toBe(`Clear, calm water: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNRANKED_NOTES.region}`);
+    expect(why({ unranked: "spot" })).toBe(`Clear water, light air: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNRANKED_NOTES.spot}`);
+    expect(why({ unranked: "region" })).toBe(`Clear water, light air: about 62 ft visibility, 1.3 ft swell and 3 kt wind. ${LIVE} ${UNRANKED_NOTES.region}`);
     expect(UNRANKED_NOTES.spot).toMatch(/not yet calibrated to a published figure/);
   });
 });

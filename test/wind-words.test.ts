@@ -1,75 +1,33 @@
-// The one wind vocabulary (src/forecast/wind-words.ts, docs/model.md "Wind words"): its edges
-// against the Beaufort scale, the gust rule, and, through the real HTTP server, a pick and a period
-// at 10 kt gusting 16 that no text calls calm — why, factors, model note, card, Markdown, share page,
-// forecast page and the share image's wind block all say the same word.
+// The one wind vocabulary (src/forecast/wind-words.ts, docs/model.md "Wind words"): the WMO Beaufort
+// name of the knots shown, never moved by the gust; and, through the real HTTP server, a pick and a
+// period at 10 kt gusting 16 that every text calls a gentle breeze (force 3, 7–10 kt) — why, factors,
+// model note, card, Markdown, share page, forecast page and the share image's wind block.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spotDay } from "../src/decisions/spot-day.js";
-import { OPEN_WATER_GUST_FACTOR, WIND_BANDS, judgedWindKt, windWord } from "../src/forecast/wind-words.js";
+import { beaufort, WIND_BANDS, windWord } from "../src/forecast/wind-words.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { cardImageModel } from "../src/share/card-image.js";
 import { startService, type TestService } from "./helpers/service.js";
+import { WMO_BEAUFORT, wmoName } from "./helpers/beaufort.js";
 
-// The Beaufort scale's lower limits in knots for forces 0–12 (WMO), stated here as the reference
-// the words are checked against rather than read from the module under test.
-const BEAUFORT_MIN_KT = [0, 1, 4, 7, 11, 17, 22, 28, 34, 41, 48, 56, 64];
-const forceOf = (kt: number) => BEAUFORT_MIN_KT.filter((min) => Math.round(kt) >= min).length - 1;
-
-describe("the wind words follow the Beaufort scale", () => {
-  it("names each whole-knot mean by its force: calm 0–3 kt, light 4–6, gentle 7–10, moderate 11–16, fresh 17–21, strong from 22", () => {
-    const expected = (kt: number): string => {
-      const f = forceOf(kt);
-      return f <= 1 ? "calm" : f === 2 ? "light breeze" : f === 3 ? "gentle breeze" : f === 4 ? "moderate breeze" : f === 5 ? "fresh breeze" : "strong wind";
-    };
-    for (let kt = 0; kt <= 70; kt++) expect(windWord(kt, null), `${kt} kt`).toBe(expected(kt));
+describe("the wind words are the WMO Beaufort names", () => {
+  it("names each whole knot from 0 to 80 by its force", () => {
+    for (let kt = 0; kt <= 80; kt++) expect(windWord(kt), `${kt} kt`).toBe(wmoName(kt));
+    expect(WIND_BANDS.map((b) => [b.word, b.minKt])).toEqual(WMO_BEAUFORT.map(([w, m]) => [w, m]));
+    expect(WIND_BANDS.map((b) => b.force)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
   it("takes the speed in whole knots as the texts show it, so the word never disagrees with the number", () => {
-    expect([windWord(3.4, null), windWord(3.5, null)]).toEqual(["calm", "light breeze"]);
-    expect([windWord(6.4, null), windWord(6.5, null)]).toEqual(["light breeze", "gentle breeze"]);
-    expect([windWord(10.4, null), windWord(10.5, null)]).toEqual(["gentle breeze", "moderate breeze"]);
-    expect([windWord(16.4, null), windWord(16.5, null)]).toEqual(["moderate breeze", "fresh breeze"]);
-    expect([windWord(21.4, null), windWord(21.5, null)]).toEqual(["fresh breeze", "strong wind"]);
-  });
-
-  it("lists the bands lightest first, each from its Beaufort force's lower limit", () => {
-    expect(WIND_BANDS.map((b) => b.minKt)).toEqual([BEAUFORT_MIN_KT[0], BEAUFORT_MIN_KT[2], BEAUFORT_MIN_KT[3], BEAUFORT_MIN_KT[4], BEAUFORT_MIN_KT[5], BEAUFORT_MIN_KT[6]]);
-  });
-});
-
-describe("gusts lift the word when they are stronger than the mean's usual gust", () => {
-  it("keeps the mean's word for a gust up to the open-water factor times the mean", () => {
-    // An hour of the seasonal norms gusts at exactly its mean times the factor: the gust never moves its word.
-    for (let tenths = 0; tenths <= 400; tenths++) {
-      const kt = tenths / 10;
-      expect(windWord(kt, kt * OPEN_WATER_GUST_FACTOR), `${kt} kt`).toBe(windWord(kt, null));
-    }
-    expect(windWord(10, 14)).toBe("gentle breeze");
-    expect(windWord(10, 14.6)).toBe("gentle breeze");
-  });
-
-  it("reads a stronger gust as the wind whose usual gust it is", () => {
-    expect(judgedWindKt(10, 16)).toBeCloseTo(16 / 1.4, 10);
-    expect(judgedWindKt(10, 12)).toBe(10);
-    expect(judgedWindKt(10, null)).toBe(10);
-    expect(windWord(10, 14.8)).toBe("moderate breeze");
-    expect(windWord(2, 4.8)).toBe("calm");
-    expect(windWord(2, 5)).toBe("light breeze");
-    expect(windWord(9, 25)).toBe("fresh breeze");
-    expect(windWord(17.7, 31.5)).toBe("strong wind");
-    expect(windWord(13, 23)).toBe("moderate breeze");
-  });
-
-  it("never calls the audit's 9–11 kt gusting 15–16 calm: a gentle or moderate breeze", () => {
-    for (const [kt, gust] of [
-      [9, 15],
-      [10, 16],
-      [10.4, 15.5],
-      [11, 16],
-    ] as const) {
-      expect(windWord(kt, gust), `${kt}/${gust}`).toBe("moderate breeze");
-    }
-    expect(windWord(9, 12)).toBe("gentle breeze");
+    expect([windWord(0.4), windWord(0.5)]).toEqual(["calm", "light air"]);
+    expect([windWord(3.4), windWord(3.5)]).toEqual(["light air", "light breeze"]);
+    expect([windWord(6.4), windWord(6.5)]).toEqual(["light breeze", "gentle breeze"]);
+    expect([windWord(10.4), windWord(10.5)]).toEqual(["gentle breeze", "moderate breeze"]);
+    expect([windWord(16.4), windWord(16.5)]).toEqual(["moderate breeze", "fresh breeze"]);
+    expect([windWord(21.4), windWord(21.5)]).toEqual(["fresh breeze", "strong breeze"]);
+    // The audit's cases: 6, 10 and 16 kt are forces 2, 3 and 4.
+    expect([windWord(6), windWord(10), windWord(16)]).toEqual(["light breeze", "gentle breeze", "moderate breeze"]);
+    expect(beaufort(17).force).toBe(5);
   });
 });
 
@@ -81,10 +39,11 @@ describe("10 kt gusting 16 through the HTTP API", () => {
   afterAll(() => svc.close());
 
   // Early mornings on the Cape Peninsula in late November: the seasonal norms' south-easter at
-  // 10.4 kt gusting 15.5 (shown as "10 kt ... gusting 16"), which the old rule called calm.
+  // 10.4 kt gusting 15.5 (shown as "10 kt ... gusting 16"): a gentle breeze by the knots shown, which
+  // an older rule called calm and a later one, reading the gust, a moderate breeze.
   const REGION = "za-wc-cape-peninsula";
   const DATE = "2026-11-25";
-  const TEN_GUSTING_16 = /^moderate breeze, 10 kt( [NESW]{1,3})? gusting 16 \(\d+ km\/h\)$/;
+  const TEN_GUSTING_16 = /^gentle breeze, 10 kt( [NESW]{1,3})? gusting 16 \(\d+ km\/h\)$/;
 
   async function picksAtTenGusting16(): Promise<{ body: RecommendationJson; picks: RecommendationJson["picks"] }> {
     const { status, body } = await svc.json<RecommendationJson>(`/api/v1/recommendations?activity=snorkel&region=${REGION}&date=${DATE}&limit=5`);
@@ -94,26 +53,27 @@ describe("10 kt gusting 16 through the HTTP API", () => {
     return { body, picks };
   }
 
-  it("a pick: why, factors, model note, card and Markdown all say moderate breeze, none says calm", async () => {
+  it("a pick: why, factors, model note, card and Markdown all say gentle breeze, none says calm", async () => {
     const { body, picks } = await picksAtTenGusting16();
     for (const p of picks) {
       expect(p.card.metrics.wind).toMatch(TEN_GUSTING_16);
       expect(p.why.factors).toContain(`wind ${p.card.metrics.wind}`);
-      expect(p.why.model_note).toMatch(/\bmoderate breeze\b/);
+      expect(p.why.model_note).toMatch(/\bgentle breeze\b/);
+      expect(p.why.model_note).not.toMatch(/\bmoderate breeze\b/);
       expect(JSON.stringify(p)).not.toMatch(/\bcalm\b/i);
       expect(body.card_markdown).toContain(`- Wind: ${p.card.metrics.wind}`);
     }
     expect(body.card_markdown).not.toMatch(/\bcalm\b/i);
   });
 
-  it("the pick's period: its why says moderate breeze with the same numbers, never calm seas", async () => {
+  it("the pick's period: its why says gentle breeze with the same numbers, never calm seas", async () => {
     const { picks } = await picksAtTenGusting16();
     for (const p of picks) {
       const { body } = await svc.json<ConditionsJson>(`/api/v1/conditions?spot=${p.spot.id}&from=${DATE}&to=${DATE}`);
       const period = body.periods.find((x) => x.start === p.best_window.start)!;
       expect([Math.round(period.wind_speed_kt!), Math.round(period.wind_gust_kt!)]).toEqual([10, 16]);
       expect(period.why).toMatch(/\b10 kt gusting 16 kt wind\b/);
-      expect(period.why).toMatch(/\bmoderate breeze\b/);
+      expect(period.why).toMatch(/\bgentle breeze\b/);
       expect(period.why).not.toMatch(/\bcalm\b/i);
     }
   });
@@ -124,7 +84,7 @@ describe("10 kt gusting 16 through the HTTP API", () => {
     const model = cardImageModel(await spotDay({ spot: p.spot.id, date: DATE, activity: "snorkel" }, svc.ctx));
     const wind = model.metrics.find((m) => m.label === "Wind")!;
     expect(wind.value).toMatch(/^10 kt( [NESW]{1,3})? gusting 16$/);
-    expect(wind.sub).toMatch(/^moderate breeze · \d+ km\/h$/);
+    expect(wind.sub).toMatch(/^gentle breeze · \d+ km\/h$/);
 
     const share = await svc.get(`/s/${p.spot.id}/${DATE}?activity=snorkel`);
     expect(share.status).toBe(200);
@@ -135,6 +95,6 @@ describe("10 kt gusting 16 through the HTTP API", () => {
     const page = await svc.get(`/spots/${p.spot.id}?activity=snorkel`);
     expect(page.status).toBe(200);
     const pageHtml = await page.text();
-    expect(pageHtml).toMatch(/moderate breeze, 10 kt( [NESW]{1,3})? gusting 16/);
+    expect(pageHtml).toMatch(/gentle breeze, 10 kt( [NESW]{1,3})? gusting 16/);
   });
 });

@@ -176,8 +176,8 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
   for (const [rule, days] of closedDays) lines.push(`**Closed: ${days.join(", ")}.** ${mdEscape(rule)}`);
   if (c.now) {
     lines.push(
-      `**Now:** ${ratingText(c.now.rating, c.now.score, seasonal)} · visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"} · ` +
-        `swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"} · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"} · ` +
+      `**Now:** ${ratingText(c.now.rating, c.now.score, seasonal)} · visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m, c.now.visibility_low_ft, c.now.visibility_high_ft) ?? "unknown"} · ` +
+        `swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg, c.now.swell_height_m) ?? "unknown"} · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"} · ` +
         `water ${formatTemp(c.now.water_temp_c) ?? "unknown"} · tide ${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}`,
     );
     if (c.now.why) lines.push(`> ${mdEscape(c.now.why)}`);
@@ -199,7 +199,7 @@ export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): stri
       }
       lines.push(
         `| ${dateLabel(date, today)} | ${best.start!.slice(11, 16)}–${best.end!.slice(11, 16)} | ${ratingText(best.rating, best.score, seasonal)} | ` +
-          `${formatVisibility(best.visibility_ft, best.visibility_m) ?? "–"} | ${formatSwell(best.swell_height_ft, best.swell_period_s, best.swell_from_deg) ?? "–"} | ` +
+          `${formatVisibility(best.visibility_ft, best.visibility_m, best.visibility_low_ft, best.visibility_high_ft) ?? "–"} | ${formatSwell(best.swell_height_ft, best.swell_period_s, best.swell_from_deg, best.swell_height_m) ?? "–"} | ` +
           `${formatWind(best.wind_speed_kt, best.wind_from_deg, best.wind_gust_kt) ?? "–"} |`,
       );
     }

@@ -65,8 +65,8 @@ export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
         : null,
     best_window: window,
     metrics: {
-      visibility: formatVisibility(p?.visFt ?? null, p?.json.visibility_m ?? null),
-      swell: formatSwell(p?.swellFt ?? null, p?.swellPeriodS ?? null, p?.swellFromDeg ?? null),
+      visibility: formatVisibility(p?.visFt ?? null, p?.json.visibility_m ?? null, p?.json.visibility_low_ft ?? null, p?.json.visibility_high_ft ?? null),
+      swell: formatSwell(p?.swellFt ?? null, p?.swellPeriodS ?? null, p?.swellFromDeg ?? null, p?.json.swell_height_m ?? null),
       wind: formatWind(p?.windKt ?? null, p?.windFromDeg ?? null, p?.gustKt ?? null),
       water_temp: formatTemp(p?.waterTempC ?? null),
     },

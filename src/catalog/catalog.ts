@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { distanceKm } from "../geo.js";
 import { isKnownTimeZone } from "../time/zone.js";
 import { DATA_DIR } from "../paths.js";
-import { regionLevels, type RegionLevels, type SpotLevel } from "./levels.js";
+import { habitatSpreads, regionLevels, visibilityBand, type RegionLevels, type SpotLevel, type VisibilityBand } from "./levels.js";
+
+const NO_BAND: VisibilityBand = { ranges: [], publishers: 0, estimated: true };
 import { RegionRecord, type SpotRecord } from "./schema.js";
 import { byCodeUnit } from "../order.js";
 
@@ -28,6 +30,8 @@ export interface Spot extends SpotRecord {
   levelCalibrated: boolean;
   /** Decisions rank it: its level is calibrated and its region is published `full`. */
   ranked: boolean;
+  /** Its typical range month by month and what stands behind it (src/catalog/levels.ts). */
+  band: VisibilityBand;
 }
 
 export interface SpotWithDistance {
@@ -54,7 +58,8 @@ export class Catalog {
       rec.spots.forEach((s, i) => {
         if (this.#spotsById.has(s.id)) throw new Error(`duplicate spot id ${s.id}`);
         const levelCalibrated = levels.spots[i]!.calibrated;
-        const spot: Spot = { ...s, region, timezone: rec.timezone, levelCalibrated, ranked: levelCalibrated && rec.decision_support === "full" };
+        // The band is set once every region's levels are known (habitat spreads pool the whole catalogue).
+        const spot: Spot = { ...s, region, timezone: rec.timezone, levelCalibrated, ranked: levelCalibrated && rec.decision_support === "full", band: NO_BAND };
         region.spots.push(spot);
         this.#spotsById.set(s.id, spot);
       });
@@ -63,6 +68,12 @@ export class Catalog {
     }
     this.regions = regions;
     this.spots = regions.flatMap((r) => r.spots);
+    const levels = [...this.#levels.values()];
+    const spreads = habitatSpreads(levels.flatMap((l) => l.spots));
+    for (const region of regions) {
+      const l = this.#levels.get(region.id)!;
+      region.spots.forEach((s, i) => (s.band = visibilityBand(l.spots[i]!, spreads)));
+    }
   }
 
   /** Loads and validates every data/regions/*.json file. */

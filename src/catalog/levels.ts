@@ -285,3 +285,45 @@ export function monthSteps(levels: readonly number[]): { from: number; to: numbe
   }
   return out;
 }
+
+/** A spot's typical range in each month and what stands behind it (the visibility band and the confidence). */
+export interface VisibilityBand {
+  /** January..December: the level's published pooled range (calibrated), or its habitat's spread around it (estimated), ft. */
+  ranges: readonly { low: number; high: number }[];
+  /** Distinct publishers of the counting figures (0 for an estimated level). */
+  publishers: number;
+  /** The level is an estimate (not calibrated): its range is its habitat's spread, not a published one. */
+  estimated: boolean;
+}
+
+/** Each habitat's spread: the median of (pooled low ÷ level) and of (pooled high ÷ level) over the calibrated spot-months of that habitat. */
+export type HabitatSpreads = Partial<Record<SpotHabitat, { low: number; high: number }>>;
+
+/** When no calibrated spot of a habitat exists: ±a third around the level (JUDGEMENT; docs/model.md). */
+export const FALLBACK_SPREAD = { low: 0.67, high: 1.33 };
+
+export function habitatSpreads(spots: readonly SpotLevel[]): HabitatSpreads {
+  const by = new Map<SpotHabitat, { low: number[]; high: number[] }>();
+  for (const s of spots) {
+    if (!s.calibrated) continue;
+    for (const m of s.months) {
+      if (m.range === null) continue;
+      const e = by.get(s.habitat) ?? { low: [], high: [] };
+      e.low.push(m.range.low / m.level_ft);
+      e.high.push(m.range.high / m.level_ft);
+      by.set(s.habitat, e);
+    }
+  }
+  const out: HabitatSpreads = {};
+  for (const [h, e] of by) out[h] = { low: median(e.low), high: median(e.high) };
+  return out;
+}
+
+/** The band of a spot: its pooled ranges when calibrated, else its habitat's spread around each month's level. */
+export function visibilityBand(level: SpotLevel, spreads: HabitatSpreads): VisibilityBand {
+  const spread = spreads[level.habitat] ?? FALLBACK_SPREAD;
+  const ranges = level.months.map((m) =>
+    level.calibrated && m.range !== null ? { low: m.range.low, high: m.range.high } : { low: m.level_ft * spread.low, high: m.level_ft * spread.high },
+  );
+  return { ranges, publishers: level.calibrated ? level.publishers : 0, estimated: !level.calibrated };
+}

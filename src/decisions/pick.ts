@@ -43,6 +43,8 @@ export function bestWindowOf(p: PeriodResult, timeZone: string): z.infer<typeof 
 export function metricsOf(p: PeriodResult): z.infer<typeof DecisionMetricsSchema> {
   return {
     visibility_ft: p.visFt,
+    visibility_low_ft: p.json.visibility_low_ft,
+    visibility_high_ft: p.json.visibility_high_ft,
     swell_height_ft: p.swellFt,
     swell_period_s: p.swellPeriodS,
     swell_from: compass8(p.swellFromDeg),
@@ -66,8 +68,8 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
   const rulesTag = pc.activity.id === "spearfish" && pc.regulationsReadable ? spearfishingTag(option.regulatedAreas) : null;
 
   const factors = [
-    formatVisibility(p.visFt, p.json.visibility_m) && `visibility about ${formatVisibility(p.visFt, p.json.visibility_m)}`,
-    formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg) && `swell ${formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg)} at the spot`,
+    formatVisibility(p.visFt, p.json.visibility_m) && `visibility about ${formatVisibility(p.visFt, p.json.visibility_m, p.json.visibility_low_ft, p.json.visibility_high_ft)}`,
+    formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg, p.json.swell_height_m) && `swell ${formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg, p.json.swell_height_m)} at the spot`,
     formatWind(p.windKt, p.windFromDeg, p.gustKt) && `wind ${formatWind(p.windKt, p.windFromDeg, p.gustKt)}`,
     p.tideState && `tide ${p.tideState}${p.json.tide_height_ft === null ? "" : ` (${p.json.tide_height_ft} ft)`}`,
     formatTemp(p.waterTempC) && `water ${formatTemp(p.waterTempC)}`,

@@ -15,7 +15,7 @@ import { NO_ORIGIN, SWELL_TRAINS, type HourlyInputs, type InputField, type Origi
 import { intern } from "../flat.js";
 import { isoWithOffset, localDate, monthOf } from "../time/zone.js";
 import { isDaylightSlot, periodSlots } from "./periods.js";
-import { effectiveWindKt, scoreConditions } from "./score.js";
+import { scoreConditions } from "./score.js";
 import { exposureWeight, SHELTERED_WEIGHT, surgeEquivalentM, swellAtSpot, type SwellTrainInput } from "./swell.js";
 import { ratingFor, type Rating } from "./tiers.js";
 import {
@@ -149,6 +149,27 @@ export interface EngineInputs {
   now: Date;
 }
 
+/** When a spot has no band (a made-up spot in a test): an estimated level with a third either side. */
+const NO_EVIDENCE = { publishers: 0, estimated: true, rangeRatio: 2 };
+
+/** The sun's altitude at sunrise and sunset (degrees): its upper limb on the horizon, with refraction. */
+export const HORIZON_DEG = -0.833;
+
+/**
+ * Spot-local HH:MM of the sunrise between `start` (sun below the horizon) and `end` (above): the
+ * altitude crossing found by bisection to the minute, which needs no calendar day to ask suncalc for.
+ */
+function sunriseWithin(start: Date, end: Date, spot: Spot): string {
+  let lo = start.getTime();
+  let hi = end.getTime();
+  while (hi - lo > 30_000) {
+    const mid = (lo + hi) / 2;
+    if (getPosition(new Date(mid), spot.lat, spot.lon).altitude < HORIZON_DEG) lo = mid;
+    else hi = mid;
+  }
+  return isoWithOffset(new Date(Math.round(hi / 60_000) * 60_000), spot.timezone).slice(11, 16);
+}
+
 export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineInputs): SpotForecast {
   const today = localDate(now, spot.timezone);
   const slots = periodSlots(today, HORIZON_DAYS, spot.timezone).filter((s) => s.end.getTime() > now.getTime());
@@ -175,6 +196,14 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
     const tideState = tideStateAt(events, mid);
     const tideFt = tideHeightAt(events, mid);
     const sunAltitudeDeg = getPosition(mid, spot.lat, spot.lon).altitude;
+    // Light from the real sun: a period is wholly dark when the sun is below the horizon at its start,
+    // middle and end (within three hours the altitude turns only once, at solar noon or midnight, so a
+    // sunrise or sunset inside the window would leave one end above); one that starts before sunrise
+    // says when the sun rises.
+    const startAltitude = getPosition(start, spot.lat, spot.lon).altitude;
+    const endAltitude = getPosition(end, spot.lat, spot.lon).altitude;
+    const dark = startAltitude < HORIZON_DEG && sunAltitudeDeg < HORIZON_DEG && endAltitude < HORIZON_DEG;
+    const sunrise = startAltitude < HORIZON_DEG && endAltitude >= HORIZON_DEG ? sunriseWithin(start, end, spot) : null;
     // The observation's age when this period happens: it persists, fading, into the forecast.
     const satAgeAtPeriodH = satelliteAgeH === null ? null : satelliteAgeH + (mid.getTime() - now.getTime()) / HOUR_MS;
     const useSatellite = satVisM !== null && satAgeAtPeriodH !== null && satelliteAgeH! >= 0 && satAgeAtPeriodH <= SATELLITE_MAX_AGE_H;
@@ -200,7 +229,7 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
     if (vis && swell && windKt !== null) {
       const surgeFt = surgeEquivalentM(swell.heightM, swell.periodS) / M_PER_FT;
       // Scored on the visibility the period shows (whole feet), so equal visibilities score alike.
-      const breakdown = scoreConditions(Math.round(vis.ft), surgeFt, effectiveWindKt(windKt, windOnshore));
+      const breakdown = scoreConditions({ visFt: Math.round(vis.ft), swellFt: surgeFt, windKt, gustKt, onshore: windOnshore, dark });
       score = breakdown.score;
       rating = ratingFor(score)!;
       why = explainRating({
@@ -215,7 +244,8 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
         windFromDeg,
         // Wind of unknown direction counts as half onshore for the score, but is never called onshore.
         windOnshore: windFromDeg !== null && windOnshore >= 0.5,
-        night: sunAltitudeDeg < -0.833,
+        night: sunAltitudeDeg < HORIZON_DEG,
+        sunrise,
         basis,
         seasonal: climatology,
         date,
@@ -226,8 +256,14 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
     } else {
       why = missingReason(swell === null, windKt === null);
     }
-    const confidence = vis ? round(visibilityConfidence(vis.source, climatology, vis.source === "satellite" ? satAgeAtPeriodH : null), 2) : null;
+    // The month's typical range, moved by the same swell, wind, rain, tide and light as the estimate.
+    const band = spot.band.ranges[monthOf(date) - 1] ?? null;
+    const evidence = band ? { publishers: spot.band.publishers, estimated: spot.band.estimated, rangeRatio: band.high / band.low } : NO_EVIDENCE;
+    const confidence = vis ? round(visibilityConfidence(vis.source, climatology, vis.source === "satellite" ? satAgeAtPeriodH : null, evidence), 2) : null;
     const visFt = vis ? Math.round(vis.ft) : null;
+    const moved = vis ? vis.factors.response * vis.factors.tide * vis.factors.light : null;
+    const visLowFt = visFt === null || band === null ? null : Math.min(visFt, Math.max(1, Math.floor(band.low * moved!)));
+    const visHighFt = visFt === null || band === null ? null : Math.max(visFt, Math.ceil(band.high * moved!));
     const json: PeriodJson = {
       kind,
       start: startIso,
@@ -236,6 +272,8 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
       score,
       visibility_ft: visFt,
       visibility_m: vis ? round(vis.ft * M_PER_FT, 1) : null,
+      visibility_low_ft: visLowFt,
+      visibility_high_ft: visHighFt,
       swell_height_ft: swell ? round(swell.heightM / M_PER_FT, 1) : null,
       swell_height_m: swell ? round(swell.heightM, 2) : null,
       swell_period_s: swell ? round(swell.periodS, 1) : null,

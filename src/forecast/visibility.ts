@@ -209,11 +209,44 @@ export function rainIndexAt(precipMm: Float64Array, h: number): number | null {
 export const HEURISTIC_CONFIDENCE = 0.6;
 export const CLIMATOLOGY_CONFIDENCE = 0.35;
 
+/** What stands behind the spot's typical level for the month (its visibility band, src/catalog/levels.ts). */
+export interface LevelEvidence {
+  /** Distinct publishers of the figures the level is calibrated to; 0 for an estimated level. */
+  publishers: number;
+  estimated: boolean;
+  /** The month's typical range, high ÷ low. */
+  rangeRatio: number;
+}
+
+/** The level's weight by its independent published sources: one source is one person's word. */
+export const SOURCES_FACTOR = { estimated: 0.55, one: 0.8, two: 0.9, threeOrMore: 1 } as const;
+/** The level's weight by how wide its typical range is (high ÷ low): a 15–25 m range says more than 5–15 m. */
+export const RANGE_WIDTH_FACTOR: Curve = [
+  [1.5, 1],
+  [2, 0.92],
+  [3, 0.8],
+  [4, 0.7],
+];
+
+/** How far the spot's level can be trusted (0–1): its independent sources times the width of its range. */
+export function evidenceFactor(e: LevelEvidence): number {
+  const sources = e.estimated ? SOURCES_FACTOR.estimated : e.publishers >= 3 ? SOURCES_FACTOR.threeOrMore : e.publishers === 2 ? SOURCES_FACTOR.two : SOURCES_FACTOR.one;
+  return sources * at(RANGE_WIDTH_FACTOR, e.rangeRatio);
+}
+
 /**
- * Facts-layer confidence in a visibility estimate (0–1), before any decision-layer factors: a
- * satellite-anchored estimate is above a heuristic one, more so the younger the observation.
+ * Facts-layer confidence in a visibility estimate (0–1), before any decision-layer factors: what the
+ * inputs are (a satellite-anchored estimate above one from live inputs, more so the younger the
+ * observation, and live inputs above seasonal norms) times what stands behind the spot's level
+ * (evidenceFactor). The region's validation skill lowers it further in decisions
+ * (GET /api/v1/validation), never raises it.
  */
-export function visibilityConfidence(source: VisibilityEstimate["source"], climatology: boolean, satelliteAgeH: number | null): number {
-  if (source === "satellite" && satelliteAgeH !== null) return HEURISTIC_CONFIDENCE + 0.3 * (satelliteWeight(satelliteAgeH) / SATELLITE_WEIGHT);
-  return climatology ? CLIMATOLOGY_CONFIDENCE : HEURISTIC_CONFIDENCE;
+export function visibilityConfidence(source: VisibilityEstimate["source"], climatology: boolean, satelliteAgeH: number | null, evidence: LevelEvidence): number {
+  const inputs =
+    source === "satellite" && satelliteAgeH !== null
+      ? HEURISTIC_CONFIDENCE + 0.3 * (satelliteWeight(satelliteAgeH) / SATELLITE_WEIGHT)
+      : climatology
+        ? CLIMATOLOGY_CONFIDENCE
+        : HEURISTIC_CONFIDENCE;
+  return inputs * evidenceFactor(evidence);
 }

@@ -1,53 +1,52 @@
-// The one wind vocabulary: a word from the Beaufort scale, judged on the sustained wind and its gust,
-// said by every text that describes wind (the period's and the pick's `why`, the pick's factors, the
-// card's wind metric and so the Markdown, the share image and pages, and the MCP view).
+// The one wind vocabulary: the WMO Beaufort force of the wind speed as it is shown (the sustained
+// wind in whole knots), said by every text that describes wind (the period's and the pick's `why`,
+// the pick's factors, the card's wind metric and so the Markdown, the share image and pages, and the
+// MCP view). A gust is shown beside it ("10 kt gusting 16") and counts in the score
+// (src/forecast/score.ts), but never changes the word: "moderate breeze, 10 kt" would be a word one
+// force off the number beside it.
 //
-// The Beaufort scale names the sustained (10-minute mean) wind at 10 m and says how the sea looks
-// under it. A diver reads "calm" as flat water, so calm is only forces 0–1 (under 4 kt: at most
-// ripples); from a gentle breeze (force 3, 7–10 kt) there are scattered whitecaps, and a moderate
-// breeze (force 4, 11–16 kt) raises small waves with frequent whitecaps.
-//
-// Gusts: over open water the peak gust in an hour is about OPEN_WATER_GUST_FACTOR times the mean, so
-// a gust of that size is part of the force the mean already names. A gust beyond it means the wind
-// blows harder than its mean says: the word is then the force whose usual gust it is, that is the
-// force of gust ÷ OPEN_WATER_GUST_FACTOR. 10 kt gusting 14 stays a gentle breeze; 10 kt gusting 16
-// reads as 11.4 kt, a moderate breeze.
+// Source: the Beaufort scale as the WMO defines it (force, name, mean wind at 10 m in knots and the
+// state of the open sea), as published by the UK Met Office,
+// https://www.metoffice.gov.uk/weather/guides/coast-and-sea/beaufort-scale.
 
 /**
  * The usual peak gust over open water as a multiple of the hour's mean wind (WMO/TD-No. 1555,
  * Harper, Kepert & Ginger 2010, "Guidelines for converting between various wind averaging periods
  * in tropical cyclone conditions", at-sea and off-sea exposures: about 1.3–1.5; 1.4 is the middle).
- * The seasonal norms make their gusts with it too.
+ * The seasonal norms make their gusts with it, and the score reads a gust as the mean wind whose
+ * usual gust it is.
  */
 export const OPEN_WATER_GUST_FACTOR = 1.4;
 
-/** The words, lightest first, each from its lowest wind in whole knots and the Beaufort forces it covers. */
+/** The Beaufort scale, force 0 to 12: each force's name, its lowest mean wind in whole knots, and the sea it raises. */
 export const WIND_BANDS = [
-  { word: "calm", minKt: 0, beaufort: "0–1", sea: "flat, at most ripples" },
-  { word: "light breeze", minKt: 4, beaufort: "2", sea: "small wavelets, glassy crests" },
-  { word: "gentle breeze", minKt: 7, beaufort: "3", sea: "large wavelets, scattered whitecaps" },
-  { word: "moderate breeze", minKt: 11, beaufort: "4", sea: "small waves, frequent whitecaps" },
-  { word: "fresh breeze", minKt: 17, beaufort: "5", sea: "moderate waves, many whitecaps, some spray" },
-  { word: "strong wind", minKt: 22, beaufort: "6 and up", sea: "large waves, whitecaps everywhere, spray" },
+  { force: 0, word: "calm", minKt: 0, sea: "sea like a mirror" },
+  { force: 1, word: "light air", minKt: 1, sea: "ripples like scales, no foam crests" },
+  { force: 2, word: "light breeze", minKt: 4, sea: "small wavelets, glassy crests that do not break" },
+  { force: 3, word: "gentle breeze", minKt: 7, sea: "large wavelets, crests begin to break, scattered white horses" },
+  { force: 4, word: "moderate breeze", minKt: 11, sea: "small waves, fairly frequent white horses" },
+  { force: 5, word: "fresh breeze", minKt: 17, sea: "moderate waves, many white horses, some spray" },
+  { force: 6, word: "strong breeze", minKt: 22, sea: "large waves, white foam crests everywhere, spray" },
+  { force: 7, word: "near gale", minKt: 28, sea: "sea heaps up, foam blown in streaks" },
+  { force: 8, word: "gale", minKt: 34, sea: "moderately high waves, crests break into spindrift" },
+  { force: 9, word: "strong gale", minKt: 41, sea: "high waves, dense streaks of foam" },
+  { force: 10, word: "storm", minKt: 48, sea: "very high waves with long overhanging crests" },
+  { force: 11, word: "violent storm", minKt: 56, sea: "exceptionally high waves" },
+  { force: 12, word: "hurricane force", minKt: 64, sea: "air filled with foam and spray" },
 ] as const;
 
-export type WindWord = (typeof WIND_BANDS)[number]["word"];
+export type WindBand = (typeof WIND_BANDS)[number];
+export type WindWord = WindBand["word"];
 
-/**
- * The wind a period's word is judged on (kt): the mean, or the gust ÷ OPEN_WATER_GUST_FACTOR when
- * that is higher (gust unknown: the mean alone).
- */
-export function judgedWindKt(speedKt: number, gustKt: number | null): number {
-  return gustKt === null ? speedKt : Math.max(speedKt, gustKt / OPEN_WATER_GUST_FACTOR);
+/** The Beaufort band of a wind speed as shown: in whole knots, so "11 kt" is never called a gentle breeze. */
+export function beaufort(speedKt: number): WindBand {
+  const kt = Math.round(speedKt);
+  let band: WindBand = WIND_BANDS[0];
+  for (const b of WIND_BANDS) if (kt >= b.minKt) band = b;
+  return band;
 }
 
-/**
- * The word for a mean wind and its gust. The judged wind is taken in whole knots, as the texts show
- * speeds, so "11 kt" is never called a gentle breeze.
- */
-export function windWord(speedKt: number, gustKt: number | null): WindWord {
-  const kt = Math.round(judgedWindKt(speedKt, gustKt));
-  let word: WindWord = WIND_BANDS[0].word;
-  for (const band of WIND_BANDS) if (kt >= band.minKt) word = band.word;
-  return word;
+/** The Beaufort name of a wind speed as shown (whole knots). */
+export function windWord(speedKt: number): WindWord {
+  return beaufort(speedKt).word;
 }

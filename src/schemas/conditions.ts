@@ -17,6 +17,11 @@ export const PeriodSchema = z
     score: Nullable.int().meta({ description: "0-100, higher is better" }),
     visibility_ft: Nullable.int().meta({ description: "Horizontal underwater visibility, feet" }),
     visibility_m: Nullable.num(),
+    visibility_low_ft: Nullable.int().meta({
+      description:
+        "Low end of the typical range around visibility_ft, feet: the published typical range of the spot's level for the month (or, for an estimated level, its habitat's spread), moved by the same swell, wind, rain, tide and light as the estimate",
+    }),
+    visibility_high_ft: Nullable.int().meta({ description: "High end of that range, feet; visibility_low_ft <= visibility_ft <= visibility_high_ft" }),
     swell_height_ft: Nullable.num().meta({ description: "Nearshore significant swell at the spot, exposure-adjusted" }),
     swell_height_m: Nullable.num(),
     swell_period_s: Nullable.num(),
@@ -27,7 +32,15 @@ export const PeriodSchema = z
     tide_state: TideStateSchema.nullable(),
     tide_height_ft: Nullable.num().meta({ description: "Feet above MLLW" }),
     water_temp_c: Nullable.num(),
-    confidence: z.number().min(0).max(1).nullable().meta({ description: "0-1 confidence in the visibility estimate" }),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .meta({
+        description:
+          "0-1 confidence in the visibility estimate, from what stands behind it: satellite, live inputs or seasonal norms, the independent published sources of the spot's level (or none: an estimated level), and the width of its range (docs/model.md)",
+      }),
     visibility_source: VisibilitySourceSchema.nullable(),
     why: Nullable.str().meta({ description: "One or two sentences explaining the rating" }),
   })

@@ -53,6 +53,8 @@ const Compass = z.enum(OCTANTS);
 export const DecisionMetricsSchema = z
   .strictObject({
     visibility_ft: Nullable.int(),
+    visibility_low_ft: Nullable.int().meta({ description: "Low end of the typical range around visibility_ft (the period's visibility_low_ft)" }),
+    visibility_high_ft: Nullable.int().meta({ description: "High end of that range (the period's visibility_high_ft)" }),
     swell_height_ft: Nullable.num(),
     swell_period_s: Nullable.num(),
     swell_from: Compass.nullable(),

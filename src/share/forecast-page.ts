@@ -123,8 +123,8 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
   const now = c.now
     ? html`<section class="now" aria-label="Now">
 <strong>Now</strong> ${closedToday ? pill(null, `${CLOSED_ON_DATE} (water ${c.now.rating === null ? "not rated" : `${c.now.rating} ${c.now.score}`})`) : pill(c.now.rating, c.now.rating === null ? "not rated" : `${tierLabelFor(TIERS.find((t) => t.id === c.now!.rating)!.label, seasonal)} ${c.now.score}`)}
-· visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m) ?? "unknown"}
-· swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg) ?? "unknown"}
+· visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m, c.now.visibility_low_ft, c.now.visibility_high_ft) ?? "unknown"}
+· swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg, c.now.swell_height_m) ?? "unknown"}
 · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"}
 · water ${formatTemp(c.now.water_temp_c) ?? "unknown"}
 · tide ${hasTide ? `${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}` : "not available (no station)"}
