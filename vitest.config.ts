@@ -1,8 +1,15 @@
 import { defineConfig } from "vitest/config";
+import { SLOW_TESTS } from "./test/tiers.js";
+
+// Two tiers (test/tiers.ts): `npm test` runs the fast one, `npm run test:slow` the slow one and
+// `npm run test:all` both in one run (CI). TEST_TIER picks: fast (the default), slow or all.
+const tier = process.env.TEST_TIER ?? "fast";
+if (!["fast", "slow", "all"].includes(tier)) throw new Error(`TEST_TIER must be fast, slow or all, not ${tier}`);
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: tier === "slow" ? [...SLOW_TESTS] : ["test/**/*.test.ts"],
+    exclude: tier === "fast" ? [...SLOW_TESTS, "**/node_modules/**"] : ["**/node_modules/**"],
     // The compiled build made current once, for the tests that start the service as a process.
     globalSetup: ["test/helpers/global-setup.ts"],
     // Generous: the suite must pass on a shared 2-core machine with both cores busy elsewhere, where

@@ -32,12 +32,23 @@ export function dependenciesOf(op: Operation, value: unknown, catalog: Catalog):
  * (not given, so its default applies and the echo shows null), and keys are in one order.
  */
 export function canonicalArgs(args: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // A null-prototype object: an argument named `__proto__` is then a key like any other, never the
+  // object's prototype (a replayed call once carried `"__proto__": {"spot": …}`, and the meter read
+  // `spot` through it). Such names are refused before they get here (forbiddenArgName).
+  const out = Object.create(null) as Record<string, unknown>;
   for (const k of Object.keys(args).sort()) {
     const v = args[k];
     if (v !== undefined && v !== null) out[k] = v;
   }
   return out;
+}
+
+/** Argument names no tool or endpoint takes that a plain object would treat specially. */
+export const FORBIDDEN_ARG_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** The first own argument name that is forbidden, or null. */
+export function forbiddenArgName(args: object): string | null {
+  return Object.keys(args).find((k) => FORBIDDEN_ARG_NAMES.has(k)) ?? null;
 }
 
 export interface CachedAnswer<T> {

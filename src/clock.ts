@@ -3,9 +3,15 @@
 export interface Clock {
   /** Current instant. */
   now(): Date;
+  /**
+   * Milliseconds on a clock that only moves forward, for measuring elapsed time (rate-limit
+   * windows): the process's monotonic clock, which a wall-clock step does not move. A FixedClock
+   * moves it with its instant, so tests cross a window by advancing the clock, not by sleeping.
+   */
+  elapsedMs(): number;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new Date(), elapsedMs: () => performance.now() };
 
 /** A clock that stays where it is put (tests, benchmarks). */
 export class FixedClock implements Clock {
@@ -15,6 +21,9 @@ export class FixedClock implements Clock {
   }
   now(): Date {
     return new Date(this.#t);
+  }
+  elapsedMs(): number {
+    return this.#t;
   }
   set(at: Date | string | number): void {
     this.#t = new Date(at).getTime();

@@ -128,6 +128,8 @@ describe("share images and pages", () => {
 
   it("serves a built page again from cache within the hour without spending the budget", async () => {
     const svc = await service({ RATE_LIMIT_RENDERS_PER_HOUR: "1" });
+    // 19:50 UTC: the next forecast hour starts ten minutes into the render budget's hour.
+    svc.clock.set("2026-11-21T19:50:00Z");
     const first = await svc.get("/spots/hanauma-bay");
     expect(first.status).toBe(200);
     const body = await first.text();

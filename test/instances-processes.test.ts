@@ -131,7 +131,10 @@ describeWithRedis("three service processes sharing one Redis", () => {
     const stub1 = await startStubUpstreams({ scenario: "calm", latencyScale: TEST_LATENCY_SCALE });
     const stub3 = await startStubUpstreams({ scenario: "calm", latencyScale: TEST_LATENCY_SCALE });
     cleanups.push(() => stub1.close(), () => stub3.close());
-    const env = (stub: StubUpstreams, url: string) => ({ DATA_SOURCE: "live", REDIS_URL: url, ...stub.env });
+    // The upstream timeout is the test's own, at its ceiling: the emulator answers within its scaled
+    // latency, so a refusal can only come from the emulator, never from a machine too busy to read
+    // the answer within 8 s (which made this test fail under load with 503 data_unavailable).
+    const env = (stub: StubUpstreams, url: string) => ({ DATA_SOURCE: "live", REDIS_URL: url, UPSTREAM_TIMEOUT_MS: "120000", ERDDAP_TIMEOUT_MS: "120000", ...stub.env });
     // All four start at once (start-up is the slow part on a busy machine); each takes traffic once warm.
     const [one, ...three] = await Promise.all([
       serviceProcess(env(stub1, r1.url)).then(ready),

@@ -24,7 +24,8 @@ beforeAll(async () => {
       done();
     },
   });
-  svc = await startService({ env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9" }, log: pino({ level: "info" }, sink) });
+  // A minute before the forecast hour turns: crossing it takes a minute of the rate limit's hour, not all of it.
+  svc = await startService({ now: "2026-11-21T19:59:00Z", env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9" }, log: pino({ level: "info" }, sink) });
   legacySvc = await startService({ env: { LOG_LEVEL: "info" }, log: pino({ level: "info" }, sink) });
 });
 afterAll(async () => {
@@ -75,7 +76,7 @@ describe("replayed tool calls", () => {
 
   it("stop once the hour turns, and answer the new hour's forecast", async () => {
     const before = await post(7);
-    svc.clock.advance(3_600_000);
+    svc.clock.advance(60_000);
     try {
       const after = await post(8);
       expect(after.replayed).toBe(false);
@@ -83,7 +84,7 @@ describe("replayed tool calls", () => {
       const b = JSON.parse(after.text) as { result: { structuredContent: { generated_at: string } } };
       expect(b.result.structuredContent.generated_at).not.toBe(a.result.structuredContent.generated_at);
     } finally {
-      svc.clock.advance(-3_600_000);
+      svc.clock.advance(-60_000);
     }
   });
 
@@ -194,5 +195,48 @@ describe("replayed 2025-era tool calls", () => {
       expect(refused.text).not.toContain("structuredContent");
     }
     expect((await post("again", HEADERS, body("again"), legacySvc)).replayed).toBe(true);
+  });
+});
+
+describe("argument names an object treats specially", () => {
+  it("meters a call that carries `__proto__`, `constructor` or `prototype` like any call: the distinct-spot cap holds", async () => {
+    const capped = await startService({ env: { RATE_LIMIT_SPOTS_PER_HOUR: "2" } });
+    try {
+      const send = async (id: number, args: string) => {
+        const text = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_conditions","arguments":${args},"_meta":${JSON.stringify(META)}}}`;
+        const res = await capped.get("/mcp", { method: "POST", headers: HEADERS, body: text });
+        return JSON.parse(await res.text()) as { result?: { isError?: boolean; structuredContent?: { spot?: { id: string }; error?: { code: string } } } };
+      };
+      // A spot asked by name, then answered again from stored bytes.
+      expect((await send(1, '{"spot":"hanauma-bay"}')).result?.isError).toBeFalsy();
+      expect((await send(2, '{"spot":"hanauma-bay"}')).result?.isError).toBeFalsy();
+      // The probe's shape: the name inside `__proto__`, the real question as a point elsewhere.
+      const answered: string[] = [];
+      for (const [i, [lat, lon]] of [
+        [21.2844, -157.8455],
+        [21.6644, -158.0528],
+        [20.6325, -156.4969],
+        [19.5796, -155.9669],
+      ].entries()) {
+        for (const name of ["__proto__", "constructor", "prototype"]) {
+          const r = await send(10 + i * 3 + answered.length, `{"${name}":{"spot":"hanauma-bay"},"lat":${lat},"lon":${lon}}`);
+          if (!r.result?.isError) answered.push(`${name} ${lat},${lon}: ${r.result?.structuredContent?.spot?.id}`);
+        }
+      }
+      // Refused as unknown arguments (the SDK's tool error), never answered for a point the meter did not count.
+      expect(answered).toEqual([]);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("builds canonical arguments on a null-prototype object", async () => {
+    const { canonicalArgs, forbiddenArgName } = await import("../src/answer-cache.js");
+    const parsed = JSON.parse('{"__proto__":{"spot":"hanauma-bay"},"lat":1}') as Record<string, unknown>;
+    expect(forbiddenArgName(parsed)).toBe("__proto__");
+    const c = canonicalArgs(parsed);
+    expect(Object.getPrototypeOf(c)).toBeNull();
+    expect((c as { spot?: unknown }).spot).toBeUndefined();
+    expect(forbiddenArgName({ spot: "x" })).toBeNull();
   });
 });

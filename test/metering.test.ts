@@ -222,14 +222,15 @@ describe("admission", () => {
   });
 
   it("counts a spot against the distinct-spot caps once a UTC day, whether named or given by a point within 30 km", async () => {
-    const { clock, meter: m } = meter({ RATE_LIMIT_SPOTS_PER_HOUR: "2", RATE_LIMIT_SPOTS_PER_DAY: "10" });
+    // 23:20 UTC: the hour's window runs past midnight, when the day's distinct spots start again.
+    const { clock, meter: m } = meter({ RATE_LIMIT_SPOTS_PER_HOUR: "2", RATE_LIMIT_SPOTS_PER_DAY: "10" }, "2026-11-21T23:20:00Z");
     const c = caller(m);
     const spotsLeft = (h: Record<string, string>) => Number(/"spots-hour";r=(\d+)/.exec(h.RateLimit ?? "")?.[1]);
     const hanauma = catalog.spot("hanauma-bay")!;
     expect(spotsLeft((await m.admit("conditions", { spot: "hanauma-bay" }, c)).headers)).toBe(1);
     // The same spot by a point on it, and later the same UTC day: not counted again.
     expect(spotsLeft((await m.admit("conditions", { lat: String(hanauma.lat), lon: String(hanauma.lon) }, c)).headers)).toBe(1);
-    clock.advance(30 * 60_000);
+    clock.advance(20 * 60_000);
     expect(spotsLeft((await m.admit("conditions", { spot: "hanauma-bay" }, c)).headers)).toBe(1);
     // A point in the open Pacific snaps to no spot: it counts as no spot at all.
     const far = await m.admit("conditions", { lat: "10", lon: "-150" }, c);

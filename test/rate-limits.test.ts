@@ -39,8 +39,8 @@ describe("facts caps", () => {
   it("sets Retry-After to the time left until the window resets, as the RateLimit header's t= says, not the whole window", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "1", RATE_LIMIT_FACTS_PER_DAY: "100" });
     expect((await svc.get("/api/v1/spots")).status).toBe(200);
-    // The counters run on real time: let a few seconds of the hour's window pass.
-    await new Promise((r) => setTimeout(r, 2500));
+    // The counters run on the service's clock: move it a few seconds into the hour's window.
+    svc.clock.advance(2500);
     const refused = await svc.json("/api/v1/spots");
     expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
     const retry = Number(refused.res.headers.get("retry-after"));
@@ -128,7 +128,10 @@ describe("decision bursts", () => {
     expectProblem(svc, refused.status, refused.body, 429, "rate_limited");
     expect(Number(refused.res.headers.get("retry-after"))).toBe(1);
     expect(refused.res.headers.get("ratelimit-policy")).toBe('"decisions-burst";q=3;w=1');
-    await new Promise((r) => setTimeout(r, 1100));
+    // A tenth of a second short of the window it is still refused; once the clock passes it, answered.
+    svc.clock.advance(900);
+    expect((await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu")).status).toBe(429);
+    svc.clock.advance(200);
     expect((await svc.get("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu")).status).toBe(200);
   });
 });

@@ -15,6 +15,7 @@ import { applyCommonHeaders, callerOf, headerList, requestState } from "../http/
 import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../limits.js";
 import { scanBody } from "./body-scan.js";
 import { knownCall, ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
+import { forbiddenArgName } from "../answer-cache.js";
 import { createMcpServerFactory, type CallRecord } from "./server.js";
 import type { Source } from "../attribution.js";
 import { MCP_PROTOCOL_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION } from "./versions.js";
@@ -299,6 +300,11 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       call.admission = refused;
     }
     if (!parsed) parse();
+    // An argument named `__proto__`, `constructor` or `prototype` is refused as an unknown argument,
+    // whether or not the SDK's parsing keeps it (answer-cache.ts, forbiddenArgName).
+    const args = (body as { params?: { arguments?: unknown } } | undefined)?.params?.arguments;
+    const forbidden = typeof args === "object" && args !== null ? forbiddenArgName(args) : null;
+    if (forbidden !== null) call.forbiddenArgument = forbidden;
     applyCommonHeaders(res);
     // The SDK reads the body again from what was read here; a parsed object is handed over as is.
     const again = Object.assign(Readable.from(chunks), { method: req.method, url: req.url, headers: req.headers });

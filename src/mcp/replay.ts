@@ -21,7 +21,7 @@
 import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest, isSpecType } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
-import { canonicalArgs, type CachedAnswer } from "../answer-cache.js";
+import { canonicalArgs, forbiddenArgName, type CachedAnswer } from "../answer-cache.js";
 import type { Operation } from "../metering/meter.js";
 import type { Raw } from "../params.js";
 import { TOOLS } from "./server.js";
@@ -196,6 +196,8 @@ function classify(req: IncomingMessage, body: object): ReplayableCall | null {
   const args = params.arguments ?? {};
   const op = typeof name === "string" ? OPERATION_OF.get(name) : undefined;
   if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
+  // `__proto__`, `constructor`, `prototype`: the SDK path refuses them as unknown arguments.
+  if (forbiddenArgName(args) !== null) return null;
   const canonical = canonicalArgs(args as Record<string, unknown>);
   const envelope = [revision, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
   return { id, op, args: canonical as Record<string, Raw>, // The arguments with their JSON types: a replay skips the argument checks, so `"3"` must not

@@ -80,13 +80,15 @@ export interface CallRecord {
   answered?: CachedAnswer<unknown>;
   /** RateLimit-Policy / RateLimit headers of the call's admission (or refusal), for the HTTP answer. */
   rateLimit?: Record<string, string>;
+  /** An argument name the request carried that an object treats specially (`__proto__`, …): refused. */
+  forbiddenArgument?: string;
 }
 
 /** Runs a tool for a caller: admitted like its REST twin (keys, rate limits, allotment refunded on failure). */
 export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, record: CallRecord): Promise<CallToolResult> {
   try {
     const input = (args ?? {}) as Record<string, unknown>;
-    checkArguments(t.name, t.config.inputSchema, input, t.argumentCode ?? codeOfParameter);
+    checkArguments(t.name, t.config.inputSchema, input, t.argumentCode ?? codeOfParameter, record.forbiddenArgument ? [record.forbiddenArgument] : []);
     const decided = record.admission;
     if (decided && "refused" in decided) throw decided.refused;
     requireScalarArguments(input);

@@ -136,10 +136,12 @@ const jsonTypeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a 
  * own code, `codeOf`). Values of the right type (a date that does not exist, a limit of 9) are left
  * to the shared parsers, so they get the REST codes and wording.
  */
-export function checkArguments(tool: string, schema: z.ZodObject, args: Record<string, unknown>, codeOf: (argument: string) => ErrorCode): void {
+export function checkArguments(tool: string, schema: z.ZodObject, args: Record<string, unknown>, codeOf: (argument: string) => ErrorCode, sentNames: readonly string[] = []): void {
   const allowed = Object.keys(schema.shape);
   const takes = allowed.length === 0 ? `${tool} takes no arguments.` : `${tool} takes: ${allowed.join(", ")}.`;
-  const unknown = Object.keys(args).filter((k) => !allowed.includes(k));
+  // `sentNames`: names the request carried that the SDK's parsing dropped before the tool saw them
+  // (`__proto__` does not survive an object copy), so they are refused like any unknown name.
+  const unknown = [...new Set([...sentNames, ...Object.keys(args)])].filter((k) => !allowed.includes(k));
   if (unknown.length > 0) {
     const names = unknown.map((k) => `\`${k}\``).join(", ");
     throw new ServiceError("invalid_parameter", `Unknown argument${unknown.length === 1 ? "" : "s"} ${names}. ${takes}`, { extra: { allowed } });

@@ -11,6 +11,7 @@
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import type { RateLimitConfig } from "../config.js";
+import { systemClock, type Clock } from "../clock.js";
 
 export const POLICY_NAMES = ["facts-hour", "facts-day", "spots-hour", "spots-day", "decisions-burst", "renders-hour", "renders-network-hour", "failed-keys"] as const;
 export type PolicyName = (typeof POLICY_NAMES)[number];
@@ -120,15 +121,18 @@ async function redisIncr(redis: Redis, key: string, windowS: number, by: number)
   return { count, msLeft: ttl > 0 ? ttl : windowS * 1000 };
 }
 
-// Windows run on the monotonic clock: they measure elapsed time, not the forecast clock.
+// Windows run on the clock's monotonic count (Clock.elapsedMs): they measure elapsed time, not the
+// forecast clock, and a test's FixedClock moves them without sleeping.
 export class RateLimits {
   readonly #policies = new Map<PolicyName, Policy>();
+  readonly #clock: Clock;
   readonly #redis: Redis | null;
   readonly #memory: MemoryCounters;
   // Spots a caller has asked about, per UTC day (memory store); capped like the counters.
   readonly #seen: LRUCache<string, Set<string>>;
 
-  constructor(cfg: RateLimitConfig, redis: Redis | null, catalogSize: number) {
+  constructor(cfg: RateLimitConfig, redis: Redis | null, catalogSize: number, clock: Clock = systemClock) {
+    this.#clock = clock;
     this.#redis = redis;
     this.#memory = new MemoryCounters(cfg.maxCallers);
     this.#seen = new LRUCache({ maxSize: Math.min(cfg.maxCallers, 20_000), sizeCalculation: ONE, ttl: 2 * DAY_S * 1000 });
@@ -170,7 +174,7 @@ export class RateLimits {
 
   /** Without Redis, counted at once in memory (no promise to wait for). */
   #incr(p: Policy, callerId: string, by: number): Promise<Count> | Count {
-    return this.#redis ? this.#redisOrMemoryIncr(this.#redis, p, callerId, by) : this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
+    return this.#redis ? this.#redisOrMemoryIncr(this.#redis, p, callerId, by) : this.#memory.incr(callerId, p.name, p.windowS, by, this.#clock.elapsedMs());
   }
 
   async #redisOrMemoryIncr(redis: Redis, p: Policy, callerId: string, by: number): Promise<Count> {
@@ -178,7 +182,7 @@ export class RateLimits {
       return await redisIncr(redis, `oc:rl:${p.name}:${callerId}`, p.windowS, by);
     } catch {
       // Redis unreachable: this instance's memory counts until it is back.
-      return this.#memory.incr(callerId, p.name, p.windowS, by, performance.now());
+      return this.#memory.incr(callerId, p.name, p.windowS, by, this.#clock.elapsedMs());
     }
   }
 
@@ -191,7 +195,7 @@ export class RateLimits {
         /* memory below */
       }
     }
-    return this.#memory.get(callerId, p.name, p.windowS, performance.now());
+    return this.#memory.get(callerId, p.name, p.windowS, this.#clock.elapsedMs());
   }
 
   /** Counts one request against each policy; throws LimitExceeded naming the first that is out. */
@@ -218,9 +222,9 @@ export class RateLimits {
     if (this.#redis) return undefined;
     const states: PolicyState[] = [];
     for (const p of this.policies(names)) {
-      const c = this.#memory.incr(callerId, p.name, p.windowS, 1, performance.now());
+      const c = this.#memory.incr(callerId, p.name, p.windowS, 1, this.#clock.elapsedMs());
       if (over(p, ai, c, states)) {
-        this.#memory.incr(callerId, p.name, p.windowS, -1, performance.now());
+        this.#memory.incr(callerId, p.name, p.windowS, -1, this.#clock.elapsedMs());
         throw exceeded(p, c, states);
       }
     }

@@ -100,7 +100,7 @@ export class Meter {
     this.#keys = opts.keys;
     this.#catalog = opts.catalog;
     this.#clock = opts.clock;
-    this.limits = new RateLimits(opts.config.rateLimits, opts.redis, opts.catalog.spots.length);
+    this.limits = new RateLimits(opts.config.rateLimits, opts.redis, opts.catalog.spots.length, opts.clock);
     this.#allotments = new Allotments(opts.redis);
   }
 
@@ -264,10 +264,12 @@ export class Meter {
 
   /** The spot a conditions request will resolve to, or null when it will be refused anyway. */
   #spotOf(args: Record<string, Raw>): string | null {
+    // Own properties only: nothing an argument object inherits is read as an argument.
+    const own = (k: string): Raw => (Object.hasOwn(args, k) ? args[k] : undefined);
     try {
-      const id = parseSpotId(args.spot);
+      const id = parseSpotId(own("spot"));
       if (id !== undefined) return this.#catalog.spot(id)?.id ?? null;
-      const point = parsePoint(args.lat, args.lon);
+      const point = parsePoint(own("lat"), own("lon"));
       if (!point) return null;
       const near = this.#catalog.nearest(point.lat, point.lon);
       return near.distanceKm <= SNAP_DISTANCE_KM ? near.spot.id : null;

@@ -10,7 +10,7 @@ import { createContext, type ContextOptions } from "../../src/compose.js";
 import type { ServiceContext } from "../../src/context.js";
 import { createApp } from "../../src/http/app.js";
 import { rankedTestCatalog } from "./catalog.js";
-import { attachClientErrorHandler, createHttpServer, limitConnections, type ServerTimeouts } from "../../src/http/server-hooks.js";
+import { attachClientErrorHandler, createHttpServer, limitConnections, SERVER_TIMEOUTS, type ServerTimeouts } from "../../src/http/server-hooks.js";
 import { createLogger } from "../../src/logger.js";
 
 export interface TestService {
@@ -27,11 +27,18 @@ export interface StartOptions extends Partial<Omit<ContextOptions, "config" | "c
   /** Pinned time (default 2026-11-21T19:00:00Z = 09:00 in Honolulu, 11:00 in San Diego). */
   now?: string;
   env?: Record<string, string>;
-  /** Server timeouts (default: the service's own); slow-client tests shorten them. */
+  /**
+   * Server timeouts (default: TEST_TIMEOUTS, generous); slow-client tests set their own short ones.
+   * The service's own 10 s header timeout raced the test's own CPU in the same worker: a busy
+   * machine made a page answer 408 before the test had written its request.
+   */
   timeouts?: ServerTimeouts;
 }
 
 export const DEFAULT_NOW = "2026-11-21T19:00:00Z";
+
+/** The test servers' timeouts: a test's own generous timeouts, never a race with the machine's speed. */
+export const TEST_TIMEOUTS: ServerTimeouts = { ...SERVER_TIMEOUTS, headersTimeoutMs: 120_000, requestTimeoutMs: 120_000 };
 
 /** Tests fire hundreds of calls from one address: caps are off unless a test turns them on. */
 export const NO_RATE_LIMITS = {
@@ -44,7 +51,7 @@ export const NO_RATE_LIMITS = {
 };
 
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
-  const server = createHttpServer(opts.timeouts);
+  const server = createHttpServer(opts.timeouts ?? TEST_TIMEOUTS);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
