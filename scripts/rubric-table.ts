@@ -14,6 +14,12 @@ import { PROJECT_ROOT } from "../src/paths.js";
 import { ClimatologySource, loadClimatology } from "../src/sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "../src/sources/tides.js";
 import { betweenMarkers } from "./doc-markers.js";
+import { startStubUpstreams } from "./stub/upstreams.js";
+import { SCENARIOS, type ScenarioName } from "./stub/scenarios.js";
+import { createContext } from "../src/compose.js";
+import { loadConfig } from "../src/config.js";
+import { OPEN_METEO_FREE_TIER } from "../src/limits.js";
+import { createLogger } from "../src/logger.js";
 import type { Curve } from "../src/forecast/curve.js";
 
 export const RUBRIC_DOC = join(PROJECT_ROOT, "docs", "model.md");
@@ -65,14 +71,55 @@ export async function tierCounts(catalog = Catalog.load()): Promise<TierCounts> 
   return out;
 }
 
-export const TIERS_BEFORE = JSON.parse(readFileSync(join(PROJECT_ROOT, "scripts", "tiers-before.json"), "utf8")) as { regions: TierCounts };
+/**
+ * The emulator's weather scenarios the live tier shares are taken under (scripts/stub/scenarios.ts):
+ * the same weather at every spot, so a scenario shows what the rubric makes of that weather across
+ * the catalogue's spots (their exposure, depth and typical clarity), not a forecast.
+ */
+export const LIVE_SCENARIOS: readonly ScenarioName[] = ["calm", "big-swell", "storm"];
+/** The emulated week starts here (any week: the emulator's weather does not depend on the date). */
+const LIVE_START = "2026-12-02T00:00:00Z";
+
+/**
+ * Daylight periods by rating over every spot's emulated live week: the real service in live mode
+ * against the upstream emulator with one weather scenario. The emulator and the service both allow
+ * the hour's Open-Meteo quota in the pinned clock's one minute (the catalogue's first fetch is more
+ * than the free tier's 600 weighted calls a minute; the limits are tested elsewhere).
+ */
+export async function liveTierCounts(scenario: ScenarioName, catalog = Catalog.load()): Promise<Partial<Record<Rating, number>>> {
+  const clock = new FixedClock(LIVE_START);
+  const perMinute = OPEN_METEO_FREE_TIER.perHour;
+  const stub = await startStubUpstreams({ scenario, now: () => clock.now(), latencyScale: 0.01, openMeteoLimits: { perMinute } });
+  const counts: Partial<Record<Rating, number>> = {};
+  try {
+    const env = { DATA_SOURCE: "live", LOG_LEVEL: "silent", VALIDATION_SCORING: "off", OPEN_METEO_CALLS_PER_MINUTE: String(perMinute), UPSTREAM_TIMEOUT_MS: "30000", ERDDAP_TIMEOUT_MS: "30000", ...stub.env };
+    const ctx = createContext({ config: loadConfig(env), clock, catalog, log: createLogger("silent") });
+    try {
+      for (const spot of catalog.spots) {
+        const { forecast } = await ctx.forecasts.forecast(spot);
+        for (const p of forecast.periods) if (p.daylight && p.rating) counts[p.rating] = (counts[p.rating] ?? 0) + 1;
+      }
+      await ctx.upstreams?.settled();
+    } finally {
+      await ctx.close();
+    }
+  } finally {
+    await stub.close();
+  }
+  return counts;
+}
+
+export const TIERS_BEFORE = JSON.parse(readFileSync(join(PROJECT_ROOT, "scripts", "tiers-before.json"), "utf8")) as {
+  regions: TierCounts;
+  live?: Partial<Record<ScenarioName, Partial<Record<Rating, number>>>>;
+};
 
 function shares(c: Partial<Record<Rating, number>>): string[] {
   const n = TIERS.reduce((a, t) => a + (c[t.id] ?? 0), 0);
   return TIERS.map((t) => `${n === 0 ? 0 : Math.round((1000 * (c[t.id] ?? 0)) / n) / 10} %`);
 }
 
-export function renderTiers(after: TierCounts, names: ReadonlyMap<string, string>): string {
+export function renderTiers(after: TierCounts, names: ReadonlyMap<string, string>, live: ReadonlyMap<ScenarioName, Partial<Record<Rating, number>>> = new Map()): string {
   const total = (counts: TierCounts) => {
     const t: Partial<Record<Rating, number>> = {};
     for (const c of Object.values(counts)) for (const k of TIERS) t[k.id] = (t[k.id] ?? 0) + (c[k.id] ?? 0);
@@ -89,6 +136,15 @@ export function renderTiers(after: TierCounts, names: ReadonlyMap<string, string
     const b = before[id];
     lines.push(`| ${cell(names.get(id) ?? id)} | ${shares(c).join(" | ")} | ${b ? shares(b).slice(0, 2).join(" / ") : "–"} |`);
   }
+  if (live.size > 0) {
+    const before = TIERS_BEFORE.live ?? {};
+    lines.push("", `Over every spot's emulated live week (the service in live mode against the upstream emulator, from ${LIVE_START.slice(0, 10)}), one weather scenario at a time:`, "");
+    lines.push(`| Scenario | ${head} | Before: excellent / great |`, `|---|${TIERS.map(() => "---").join("|")}|---|`);
+    for (const [scenario, c] of live) {
+      const b = before[scenario];
+      lines.push(`| ${scenario}: ${cell(SCENARIOS[scenario].description)} | ${shares(c).join(" | ")} | ${b ? shares(b).slice(0, 2).join(" / ") : "–"} |`);
+    }
+  }
   return lines.join("\n");
 }
 
@@ -96,10 +152,18 @@ export function withRubric(doc: string, rubric: string, tiers: string): string {
   return betweenMarkers(betweenMarkers(doc, RUBRIC[0], RUBRIC[1], rubric, "docs/model.md (rubric)"), TIER_SHARES[0], TIER_SHARES[1], tiers, "docs/model.md (tiers)");
 }
 
+/** Every scenario's live tier counts, in LIVE_SCENARIOS order. */
+export async function liveTiers(catalog = Catalog.load()): Promise<Map<ScenarioName, Partial<Record<Rating, number>>>> {
+  const out = new Map<ScenarioName, Partial<Record<Rating, number>>>();
+  for (const s of LIVE_SCENARIOS) out.set(s, await liveTierCounts(s, catalog));
+  return out;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const catalog = Catalog.load();
   const counts = await tierCounts(catalog);
+  const live = await liveTiers(catalog);
   const doc = readFileSync(RUBRIC_DOC, "utf8");
-  writeFileSync(RUBRIC_DOC, withRubric(doc, renderRubric(), renderTiers(counts, new Map(catalog.regions.map((r) => [r.id, r.name])))));
+  writeFileSync(RUBRIC_DOC, withRubric(doc, renderRubric(), renderTiers(counts, new Map(catalog.regions.map((r) => [r.id, r.name])), live)));
   console.log("docs/model.md: rubric and tier shares rewritten");
 }

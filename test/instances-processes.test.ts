@@ -144,8 +144,11 @@ describeWithRedis("three service processes sharing one Redis", () => {
     const single = await workload([one!], stub1);
     await stop(one!);
     const shared = await workload(three, stub3);
-    expect(new Set(single.statuses), single.refused.slice(0, 3).join("\n")).toEqual(new Set([200]));
-    expect(new Set(shared.statuses), shared.refused.slice(0, 3).join("\n")).toEqual(new Set([200]));
+    // A refusal says why: what the caller was told, and the instances' warnings and errors.
+    const why = (w: { refused: string[] }, procs: Proc[]) =>
+      [...w.refused.slice(0, 3), ...procs.flatMap((p) => p.out().split("\n").filter((l) => /"level":(40|50)/.test(l)).slice(0, 5))].join("\n");
+    expect(new Set(single.statuses), why(single, [one!])).toEqual(new Set([200]));
+    expect(new Set(shared.statuses), why(shared, three)).toEqual(new Set([200]));
 
     // Groups: regions (Open-Meteo, ERDDAP) and tide stations (CO-OPS). Daily answers (CO-OPS,
     // ERDDAP) are asked once per UTC day, so the hours count for them only across midnight.
