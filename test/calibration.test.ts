@@ -10,7 +10,7 @@ import { Catalog } from "../src/catalog/catalog.js";
 import { MAX_MONTH_STEP, monthSteps, regionLevels, spotLevel, uncounted } from "../src/catalog/levels.js";
 import type { RegionCalibration } from "../src/forecast/calibration.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
-import { renderRubric, renderTiers, RUBRIC_DOC, tierCounts, withRubric } from "../scripts/rubric-table.js";
+import { liveTiers, renderRubric, renderTiers, RUBRIC_DOC, tierCounts, withRubric } from "../scripts/rubric-table.js";
 import { RUBRIC_CAPS } from "../src/forecast/score.js";
 import { CALIBRATION_DOC, currentCalibration, NULL_BASELINE_FT, regionsEarning, renderCalibration, withCalibration } from "../scripts/calibration-table.js";
 import { COVERAGE_DOC, renderCoverage, withCoverage } from "../scripts/coverage-table.js";
@@ -116,7 +116,8 @@ describe("the shipped catalogue", () => {
     const doc = readFileSync(RUBRIC_DOC, "utf8");
     const catalog = Catalog.load();
     const counts = await tierCounts(catalog);
-    const fresh = withRubric(doc, renderRubric(), renderTiers(counts, new Map(catalog.regions.map((r) => [r.id, r.name]))));
+    const live = await liveTiers(catalog);
+    const fresh = withRubric(doc, renderRubric(), renderTiers(counts, new Map(catalog.regions.map((r) => [r.id, r.name])), live));
     expect(fresh === doc, "docs/model.md rubric or tier shares are stale: run npm run docs:rubric").toBe(true);
     // Every cap's threshold and source is in the table, so the table and the code cannot disagree.
     for (const c of RUBRIC_CAPS) for (const s of c.sources) expect(doc).toContain(s.url);
