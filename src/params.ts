@@ -1,6 +1,7 @@
 // Input rules shared by the REST routes and the MCP tools, so both reject the same inputs with the
 // same codes. REST hands over raw query values (strings, or arrays when a key repeats); MCP hands
 // over typed arguments. Every parser accepts both.
+import { didYouMean, suggestSpots } from "./catalog/suggest.js";
 import type { Catalog, Spot } from "./catalog/catalog.js";
 import { ServiceError, type ErrorCode } from "./errors.js";
 import { SPOT_ID_PATTERN } from "./limits.js";
@@ -82,14 +83,16 @@ export function parseSpotId(v: Raw): string | undefined {
   return s;
 }
 
-/** Looks a spot id up, with a suggestion when it is not known. */
+/** Where every spot is listed, for a caller of either interface (MCP tool errors carry the same detail). */
+export const LISTS_SPOTS = "Every spot is listed by the list_coverage tool (REST: /api/v1/spots).";
+
+/** Looks a spot id up, with suggestions when it is not known. */
 export function resolveSpot(catalog: Catalog, id: string): Spot {
   const spot = SPOT_ID_PATTERN.test(id) ? catalog.spot(id) : undefined;
   if (spot) return spot;
-  const guesses = catalog.search(id.replace(/[-_]+/g, " ")).slice(0, 3);
-  const hint = guesses.length > 0 ? ` Did you mean ${guesses.map((s) => `\`${s.id}\``).join(", ")}?` : "";
+  const suggestions = suggestSpots(catalog, id).map((s) => s.id);
   const form = SPOT_ID_PATTERN.test(id) ? "" : ` Spot ids are lower-case letters, digits and hyphens (${SPOT_ID_PATTERN.source}).`;
-  throw new ServiceError("unknown_spot", `No spot with id \`${id}\`.${form}${hint} The list of spots is at /api/v1/spots.`);
+  throw new ServiceError("unknown_spot", `No spot with id \`${id}\`.${form}${didYouMean(suggestions)} ${LISTS_SPOTS}`, { extra: { suggestions } });
 }
 
 /** A YYYY-MM-DD calendar date that exists (2026-02-30 does not). */

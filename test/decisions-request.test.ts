@@ -72,10 +72,10 @@ describe("the spots considered", () => {
   const query = (over: Record<string, string>) => parseDecisionQuery({ activity: "dive", ...over });
 
   it("refuses an unknown region with the regions there are", () => {
-    const e = refusal(() => resolveDestination(query({ region: "atlantis" }), ctx(catalog)));
+    const e = refusal(() => resolveDestination(query({ region: "qqqq-zzzz" }), ctx(catalog)));
     const ids = catalog.regions.map((r) => r.id);
-    expect(e).toMatchObject({ code: "unknown_spot", extra: { region: "atlantis", regions: ids } });
-    expect(e.detail).toBe(`No region with id \`atlantis\`, so no spot to rank. Regions: ${ids.join(", ")}.`);
+    expect(e).toMatchObject({ code: "unknown_spot", extra: { region: "qqqq-zzzz", suggestions: [], regions: ids } });
+    expect(e.detail).toBe(`No region with id \`qqqq-zzzz\`, so no spot to rank. Regions (list_coverage; REST: /api/v1/coverage): ${ids.join(", ")}.`);
   });
 
   it("considers at most 20 spots of a region and counts the rest as over the limit", () => {

@@ -59,7 +59,7 @@ export async function getConditions(input: GetConditionsInput, ctx: ServiceConte
     throw new ServiceError("ambiguous_location", "Give either `spot` or `lat`+`lon`, not both.");
   }
   if (spotId === undefined && point === undefined) {
-    throw new ServiceError("missing_location", "Give a `spot` id (see /api/v1/spots) or `lat` and `lon`.");
+    throw new ServiceError("missing_location", "Give a `spot` id (list_coverage lists them; REST: /api/v1/spots) or `lat` and `lon`.");
   }
   const fromIn = parseDate("from", input.from);
   const toIn = parseDate("to", input.to);

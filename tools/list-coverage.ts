@@ -5,6 +5,7 @@
 // an argument the tool does not take, is a tool error before this runs; see src/mcp/server.ts.)
 import { hourFloor } from "../src/clock.js";
 import { z } from "zod";
+import { didYouMean, suggestRegions } from "../src/catalog/suggest.js";
 import { ACTIVITIES } from "../src/activities.js";
 import { sourceLine } from "../src/attribution.js";
 import type { ServiceContext } from "../src/context.js";
@@ -76,7 +77,8 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
   }
   const unknown = (wanted ?? []).filter((id) => !ctx.catalog.region(id));
   if (unknown.length > 0) {
-    notes.unshift(`No region has id ${unknown.map((id) => JSON.stringify(id)).join(", ")}. Known regions: ${ctx.catalog.regions.map((r) => r.id).join(", ")}.`);
+    const meant = unknown.map((id) => didYouMean(suggestRegions(ctx.catalog, id).map((r) => r.id))).join("");
+    notes.unshift(`No region has id ${unknown.map((id) => JSON.stringify(id)).join(", ")}.${meant} Known regions: ${ctx.catalog.regions.map((r) => r.id).join(", ")}.`);
   }
   return {
     schema: "service.coverage.v1",

@@ -10,6 +10,7 @@ import { habitatSpreads, regionLevels, visibilityBand, type RegionLevels, type S
 const NO_BAND: VisibilityBand = { ranges: [], publishers: 0, estimated: true };
 import { RegionRecord, type SpotRecord } from "./schema.js";
 import { byCodeUnit } from "../order.js";
+import { matchesEveryWord, wordsOf } from "./words.js";
 
 export interface BBox {
   south: number;
@@ -111,10 +112,15 @@ export class Catalog {
     return this.#regionsById.get(id);
   }
 
-  /** Case-insensitive substring match on spot name or id (diacritics ignored). */
+  /**
+   * Spots matching a query: every word of it in the spot's name, its region's name or id, or its id
+   * (case, accents and ʻokina ignored; a word may be the start of one): "Blue Hole Dahab" finds
+   * "Blue Hole & El Bells (Dahab)".
+   */
   search(q: string): Spot[] {
-    const needle = fold(q);
-    return this.spots.filter((s) => fold(s.name).includes(needle) || s.id.includes(needle));
+    const words = wordsOf(q);
+    if (words.length === 0) return [...this.spots];
+    return this.spots.filter((s) => matchesEveryWord(words, s));
   }
 
   /** All spots sorted by distance from a point, nearest first. */
@@ -129,14 +135,6 @@ export class Catalog {
     if (!first) throw new Error("empty catalogue");
     return first;
   }
-}
-
-/** Lower-case and strip diacritics and ʻokina so "Kahaluu" finds "Kahaluʻu". */
-function fold(s: string): string {
-  return s
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f\u02bb\u2018\u2019']/g, "")
-    .toLowerCase();
 }
 
 function bboxOf(spots: readonly { lat: number; lon: number }[]): BBox {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED, SPOT_ID_PATTERN } from "../limits.js";
 import { optionalString, parseNumber, parsePoint, parseSpotId, resolveSpot, type Point, type Raw } from "../params.js";
 import { addDays } from "../time/zone.js";
+import { didYouMean, suggestRegions, suggestValue } from "../catalog/suggest.js";
 
 /**
  * The advertised input fields both decision tools share: the activity and where (a region, one
@@ -84,10 +85,11 @@ export function parseActivity(v: Raw): Activity {
   }
   const id = s.toLowerCase();
   if (!isActivityId(id)) {
+    const suggestions = suggestValue(ACTIVITY_IDS, s);
     throw new ServiceError(
       "unknown_activity",
-      `Unknown activity ${JSON.stringify(s)}. ${ALLOWED_ACTIVITIES} Kite, windsurf and wing sports have no decision model; wind facts for every spot are in the conditions endpoint.`,
-      { extra: { allowed: [...ACTIVITY_IDS] } },
+      `Unknown activity ${JSON.stringify(s)}.${didYouMean(suggestions)} ${ALLOWED_ACTIVITIES} Kite, windsurf and wing sports have no decision model; wind facts for every spot are in the conditions endpoint.`,
+      { extra: { allowed: [...ACTIVITY_IDS], suggestions } },
     );
   }
   return activityById(id);
@@ -107,7 +109,8 @@ export function parseDecisionQuery(input: DecisionInput): DecisionQuery {
   }
   return {
     activity,
-    activityRaw: String(input.activity),
+    // Accepted in any case ("Snorkel"), echoed as the id it was read as: the echo stays inside the enum.
+    activityRaw: activity.id,
     regionId,
     spotId,
     point,
@@ -138,9 +141,13 @@ export function resolveDestination(q: DecisionQuery, ctx: ServiceContext): Desti
   if (q.regionId !== null) {
     const region = catalog.region(q.regionId);
     if (!region) {
-      throw new ServiceError("unknown_spot", `No region with id \`${q.regionId}\`, so no spot to rank. Regions: ${catalog.regions.map((r) => r.id).join(", ")}.`, {
-        extra: { region: q.regionId, regions: catalog.regions.map((r) => r.id) },
-      });
+      // A region is often guessed by its place's name ("cozumel", "maui"): say which region that is.
+      const suggestions = suggestRegions(catalog, q.regionId).map((r) => r.id);
+      throw new ServiceError(
+        "unknown_spot",
+        `No region with id \`${q.regionId}\`, so no spot to rank.${didYouMean(suggestions)} Regions (list_coverage; REST: /api/v1/coverage): ${catalog.regions.map((r) => r.id).join(", ")}.`,
+        { extra: { region: q.regionId, suggestions, regions: catalog.regions.map((r) => r.id) } },
+      );
     }
     const all = region.spots.map((spot) => ({ spot, distanceKm: null }));
     return {

@@ -7,11 +7,12 @@ import { optionalString, parsePoint, type Raw } from "../params.js";
 import type { SpotListJson } from "../schemas/catalog.js";
 import { regionRef } from "../schemas/refs.js";
 import { byCodeUnit } from "../order.js";
+import { didYouMean, suggestRegions, suggestSpots } from "../catalog/suggest.js";
 
 /** The spots directory's query parameters, as documented in the OpenAPI document. */
 export const SpotsQuerySchema = z.object({
   region: z.string().max(64).optional().describe("Region id filter, e.g. us-hi-oahu"),
-  q: z.string().max(64).optional().describe("Case- and accent-insensitive substring of a spot's name or id"),
+  q: z.string().max(64).optional().describe("Words to find, case- and accent-insensitive: every word must start a word of the spot's name, its region's name or id, or its id"),
   lat: z.number().min(-90).max(90).optional().describe("Latitude: sort by distance from this point (with lon)"),
   lon: z.number().min(-180).max(180).optional().describe("Longitude (with lat)"),
 });
@@ -32,6 +33,12 @@ export function listSpots(input: ListSpotsInput, ctx: ServiceContext): SpotListJ
   const distances = point ? new Map(ctx.catalog.byDistance(point.lat, point.lon, spots).map((d) => [d.spot.id, d.distanceKm])) : null;
   if (distances) spots.sort((a, b) => distances.get(a.id)! - distances.get(b.id)! || byCodeUnit(a.id, b.id));
   const regionIds = new Set(spots.map((s) => s.region.id));
+  const notes: string[] = [];
+  if (regionId !== undefined && !ctx.catalog.region(regionId)) {
+    notes.push(`No region has id ${JSON.stringify(regionId)}.${didYouMean(suggestRegions(ctx.catalog, regionId).map((r) => r.id))} The regions are listed by /api/v1/coverage.`);
+  } else if (spots.length === 0 && q !== undefined) {
+    notes.push(`No spot matches ${JSON.stringify(q)} in every word.${didYouMean(suggestSpots(ctx.catalog, q).map((s) => s.id))}`);
+  }
   return {
     schema: "service.spots.v1",
     source: ctx.source,
@@ -48,5 +55,6 @@ export function listSpots(input: ListSpotsInput, ctx: ServiceContext): SpotListJ
       ...(distances ? { distance_km: round(distances.get(s.id)!, 2) } : {}),
       links: { conditions: ctx.links.conditions(s.id), page: ctx.links.spotPage(s.id) },
     })),
+    notes,
   };
 }

@@ -33,6 +33,7 @@ export const SpotListSchema = z
     source: SourceSchema,
     regions: z.array(RegionRef.extend({ spot_count: z.number().int() })),
     spots: z.array(SpotListItem),
+    notes: z.array(z.string()).meta({ description: "Said when a filter matched nothing: an unknown region (with the regions it may mean) or a query no spot matches" }),
   })
   .meta({ id: "SpotList", description: "Directory of covered spots; metadata only." });
 export type SpotListJson = z.infer<typeof SpotListSchema>;
