@@ -81,10 +81,14 @@ describe("typed fields keep their types", () => {
     BestDaySchema.parse(body);
   });
 
-  it("a 14-day best-day window is range_too_long even when its past part would be clamped", async () => {
-    const res = await svc.json("/api/v1/best-day?activity=snorkel&region=us-hi-oahu&from=2026-11-08&to=2026-11-21");
-    expectProblem(svc, res.status, res.body, 400, "range_too_long");
-    expect(res.body.detail).toContain("14");
+  it("clamps a past best-day `from` to today before the 7-day limit: 14 days ending today is today", async () => {
+    const res = await svc.json<{ range: unknown; days: unknown[] }>("/api/v1/best-day?activity=snorkel&region=us-hi-oahu&from=2026-11-08&to=2026-11-21");
+    expect(res.status).toBe(200);
+    expect(res.body.range).toEqual({ from: "2026-11-21", to: "2026-11-21", requested_from: "2026-11-08", requested_to: "2026-11-21" });
+    expect(res.body.days).toHaveLength(1);
+    // A window of more than 7 days from today is still refused.
+    const long = await svc.json("/api/v1/best-day?activity=snorkel&region=us-hi-oahu&from=2026-11-08&to=2026-11-28");
+    expectProblem(svc, long.status, long.body, 400, "range_too_long");
   });
 });
 

@@ -119,3 +119,18 @@ describe("the spots search", () => {
     expect(suggestSpots(Catalog.load(), "electric beach").map((s) => s.id)).toEqual(["electric-beach"]);
   });
 });
+
+describe("the API's front door", () => {
+  it("answers GET /api/v1/ with every REST operation, the OpenAPI document, the docs and the MCP endpoint", async () => {
+    for (const path of ["/api/v1/", "/api/v1"]) {
+      const { status, body } = await svc.json<{ schema: string; endpoints: { path: string; url: string; summary: string | null }[]; openapi: string; docs: string; mcp: string }>(path);
+      expect(status, path).toBe(200);
+      expect(body.schema).toBe("service.api_index.v1");
+      expect(body.endpoints.map((e) => e.path)).toEqual(expect.arrayContaining(["/api/v1/conditions", "/api/v1/spots", "/api/v1/coverage", "/api/v1/recommendations", "/api/v1/best-day"]));
+      for (const e of body.endpoints) expect(e.summary, e.path).toBeTruthy();
+      expect(body.mcp).toBe(`${svc.base}/mcp`);
+      expect((await svc.get(new URL(body.openapi).pathname)).status).toBe(200);
+      expect((await svc.get(new URL(body.docs).pathname)).status).toBe(200);
+    }
+  });
+});

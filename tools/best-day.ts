@@ -68,11 +68,8 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   if (fromIn !== undefined && toIn !== undefined && toIn < fromIn) {
     throw new ServiceError("invalid_range", `\`to\` (${toIn}) is before \`from\` (${fromIn}).`);
   }
-  // The 7-day limit applies to the window asked for, before its past part is clamped to today:
-  // 14 days ending today is refused, not answered as 1 day.
-  if (fromIn !== undefined && toIn !== undefined && daysBetween(fromIn, toIn) + 1 > MAX_RANGE_DAYS) {
-    throw new ServiceError("range_too_long", `At most ${MAX_RANGE_DAYS} days per request; ${fromIn} to ${toIn} is ${daysBetween(fromIn, toIn) + 1}.`);
-  }
+  // The spec: a past `from` is clamped to today, and the 7-day limit is on the window that is then
+  // asked for (14 days ending today is today alone; `range.requested_from` echoes what was sent).
   const from = fromIn === undefined || fromIn < today ? today : fromIn;
   const toWanted = toIn ?? addDays(from, MAX_RANGE_DAYS - 1);
   if (daysBetween(from, toWanted) + 1 > MAX_RANGE_DAYS) {

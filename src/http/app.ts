@@ -109,6 +109,24 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
     openapi ??= new CompressedBody(JSON.stringify(openApiDocument(ctx.links.base, ctx.config.auth.mode)));
     openapi.send(req, res, "application/json", "public, max-age=3600");
   });
+  // The API's front door: every REST operation with its summary (from the OpenAPI document, so the
+  // two cannot disagree), the document itself, the docs page and the MCP endpoint.
+  let index: string | undefined;
+  const apiIndex = (_req: Request, res: Response) => {
+    index ??= JSON.stringify({
+      schema: "service.api_index.v1",
+      source: ctx.source,
+      endpoints: Object.entries(openApiDocument(ctx.links.base, ctx.config.auth.mode).paths as Record<string, { get?: { summary?: string } }>)
+        .filter(([path, item]) => path.startsWith("/api/v1/") && item.get)
+        .map(([path, item]) => ({ method: "GET", path, url: `${ctx.links.base}${path}`, summary: item.get!.summary ?? null })),
+      openapi: ctx.links.openapi,
+      docs: ctx.links.docs,
+      mcp: `${ctx.links.base}/mcp`,
+    });
+    res.status(200).type("application/json").setHeader("Cache-Control", "public, max-age=3600").send(index);
+  };
+  app.get("/api/v1", apiIndex);
+  app.get("/api/v1/", apiIndex);
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {

@@ -78,7 +78,7 @@ export function frontPage(ctx: ServiceContext): string {
 <p class="sub">${PACKAGE.description}</p>
 <p>For ${spots.length} named dive and snorkel spots it forecasts underwater visibility, swell at the spot,
 wind, tide and water temperature for the next 7 days, with a 0–100 condition score, a confidence and a
-plain reason, and says which spot and day suit an activity where its visibility model is calibrated.
+plain reason, and says which spot and day suit an activity among the spots whose typical visibility is calibrated.
 Every answer names where its numbers came from. It answers three ways: a REST API, an MCP server for
 AI assistants, and pages like the <a href="${links.example_forecast_page}">Hanauma Bay forecast</a>.</p>
 <div class="notice"><strong>Estimates for planning only</strong>${capitalised(DISCLAIMER.replace(/^Estimates for planning only:?\s*/, ""))}</div>
@@ -103,7 +103,7 @@ AI assistants, and pages like the <a href="${links.example_forecast_page}">Hanau
 <ul>
 <li>A forecast page: <a href="${links.example_forecast_page}">Hanauma Bay, the next 7 days</a></li>
 <li>The same facts as JSON: <a href="${links.example_conditions}">/api/v1/conditions?spot=${SAMPLE_SPOT}</a></li>
-<li>The interactive API reference: <a href="${links.docs}">/docs</a>, and the <a href="${links.openapi}">OpenAPI document</a></li>
+<li>The API reference: <a href="${links.docs}">/docs</a>, the <a href="${links.openapi}">OpenAPI document</a>, and the API's index of endpoints at <a href="${ctx.links.base}/api/v1/">/api/v1/</a></li>
 </ul>
 </section>
 
