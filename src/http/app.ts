@@ -117,7 +117,7 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
       schema: "service.api_index.v1",
       source: ctx.source,
       endpoints: Object.entries(openApiDocument(ctx.links.base, ctx.config.auth.mode).paths as Record<string, { get?: { summary?: string } }>)
-        .filter(([path, item]) => path.startsWith("/api/v1/") && item.get)
+        .filter(([path, item]) => path.startsWith("/api/v1/") && path !== "/api/v1/" && item.get)
         .map(([path, item]) => ({ method: "GET", path, url: `${ctx.links.base}${path}`, summary: item.get!.summary ?? null })),
       openapi: ctx.links.openapi,
       docs: ctx.links.docs,
@@ -125,7 +125,7 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
     });
     res.status(200).type("application/json").setHeader("Cache-Control", "public, max-age=3600").send(index);
   };
-  app.get("/api/v1", apiIndex);
+  // Routing is not strict: /api/v1 is answered too.
   app.get("/api/v1/", apiIndex);
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));

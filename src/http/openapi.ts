@@ -400,6 +400,35 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
       headers: ["Cache-Control"],
       content: { ...HTML, "application/json": { schema: ref("schemas", "FrontIndex") } },
     }),
+    "/api/v1/": simpleGet({
+      id: "getApiIndex",
+      summary: "The API's index",
+      description: "Every REST operation with its summary, and the OpenAPI document's, the docs page's and the MCP endpoint's URLs.",
+      tag: "service",
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["schema", "source", "endpoints", "openapi", "docs", "mcp"],
+            properties: {
+              schema: { const: "service.api_index.v1" },
+              source: ref("schemas", "Source"),
+              endpoints: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["method", "path", "url", "summary"],
+                  properties: { method: { const: "GET" }, path: { type: "string" }, url: { type: "string", format: "uri" }, summary: { type: ["string", "null"] } },
+                },
+              },
+              openapi: { type: "string", format: "uri" },
+              docs: { type: "string", format: "uri" },
+              mcp: { type: "string", format: "uri" },
+            },
+          },
+        },
+      },
+    }),
     "/healthz": simpleGet({ id: "getHealth", summary: "Liveness", description: "200 while the process answers requests.", tag: "service", content: { "application/json": { schema: ref("schemas", "Health") } } }),
     "/readyz": simpleGet({
       id: "getReadiness",
