@@ -136,7 +136,6 @@ describe("card image", () => {
       ["/cards/no-such-spot/2026-11-22.png", 404, "unknown_spot"],
       ["/cards/Sharks-Cove/2026-11-22.png", 404, "unknown_spot"],
       ["/cards/sharks-cove/2026-11-28.png", 422, "outside_horizon"],
-      ["/cards/sharks-cove/2026-11-20.png", 422, "outside_horizon"],
       ["/cards/sharks-cove/2026-02-30.png", 400, "invalid_date"],
       ["/cards/sharks-cove/tomorrow.png", 400, "invalid_date"],
       ["/cards/sharks-cove/2026-11-22.png?activity=kite", 400, "unknown_activity"],
@@ -275,6 +274,22 @@ describe("share page and forecast page (HTML)", () => {
     for (const q of ["?date=nonsense", "?date=2030-01-01&activity=kite", "?date=2026-11-22&date=2026-11-23"]) {
       expect((await svc.get(`/spots/electric-beach${q}`)).status, q).toBe(200);
     }
+  });
+
+  it("a share link opened after its day answers 200, says the day has passed and links the current forecast; its image still draws", async () => {
+    const res = await svc.get("/s/sharks-cove/2026-11-19?activity=snorkel");
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain("This day has passed");
+    expect(page).toMatch(/<meta property="og:image" content="[^"]*\/cards\/sharks-cove\/2026-11-19\.png\?activity=snorkel">/);
+    expect(page).toMatch(/<meta property="og:title" content="Shark[^"]*This day has passed/);
+    // The call to action is the spot's forecast now, not the day that has gone.
+    expect(page).toContain(`href="${svc.ctx.links.spotPage("sharks-cove")}"`);
+    const image = await svc.get("/cards/sharks-cove/2026-11-19.png?activity=snorkel");
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/png");
+    const model = cardImageModel(await spotDay({ spot: "sharks-cove", date: "2026-11-19", activity: "snorkel" }, svc.ctx));
+    expect(model.unranked).toBe("Past");
   });
 
   it("unknown spot and bad dates give HTML error pages with the problem's status", async () => {

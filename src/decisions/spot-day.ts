@@ -18,6 +18,9 @@ import type { SpotCardJson } from "../schemas/decisions.js";
 import { localDate } from "../time/zone.js";
 import { buildCard } from "../cards/card.js";
 
+/** The notice of a shared day that has passed. */
+export const DAY_PASSED = "day_passed";
+
 /** Why a shared spot/day is not a pick for the activity asked about; shown in place of the headline. */
 export interface SpotDayNotice {
   /** A considered.excluded reason (closed_to_spearfishing, unsuited_depth, …) or a decision status. */
@@ -81,9 +84,17 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
   if (date === undefined) throw new ServiceError("invalid_date", "Give a spot-local date written YYYY-MM-DD.");
   const activity = optionalString("activity", input.activity, "unknown_activity") === undefined ? null : parseActivity(input.activity);
   const today = localDate(ctx.clock.now(), spot.timezone);
-  assertWithinHorizon(date, today);
-
+  // A shared link outlives its day: a past date answers with a card that says the day has passed
+  // (and the page links the current forecast), so a preview re-fetched later never breaks. A date
+  // beyond the horizon is still refused.
+  if (date >= today) assertWithinHorizon(date, today);
   const timed = await ctx.forecasts.forecast(spot);
+  if (date < today) {
+    const credits = provenanceOf(timed.forecast, []).credits;
+    const card = buildCard(ctx, { spot, date, today, activity, period: null, credits });
+    const notice = { code: DAY_PASSED, title: "This day has passed", text: `The forecast for ${date} is no longer kept. The forecast page has ${spot.name}'s next 7 days.` };
+    return { spot, date, today, activity, card, period: null, why: null, caveats: [], credits, notice, forecastAt: timed.forecast.now };
+  }
   const ranked = activity !== null && activity.model !== "unsupported";
   const model = ranked ? activity : NATIVE;
   let notice: SpotDayNotice | null = null;

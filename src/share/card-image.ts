@@ -39,6 +39,7 @@ const UNRANKED_WORDS: Record<string, string> = {
   closed_to_spearfishing: "Closed",
   closed_on_date: "Closed",
   no_data: "No forecast",
+  day_passed: "Past",
 };
 
 /** Why the card's score is not a ranking, or null when it is one (see CardImageModel.unranked). */

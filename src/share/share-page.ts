@@ -1,7 +1,7 @@
 // The share page behind card.links.share: Open Graph and Twitter tags so chat and social apps show
 // the card image as the link preview, and for a person who opens it, the card, its reason, the
 // caveats to relay, a link to the 7-day forecast, the credits and the disclaimer.
-import type { SpotDay } from "../decisions/spot-day.js";
+import { DAY_PASSED, type SpotDay } from "../decisions/spot-day.js";
 import type { ServiceContext } from "../context.js";
 import { CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { SERVICE_NAME } from "../attribution.js";
@@ -30,7 +30,9 @@ export function sharePage(day: SpotDay, ctx: ServiceContext): string {
     .join(" · ");
   const description = day.why ? `${summary}. ${day.why}` : summary;
   const alt = `${SERVICE_NAME} card: ${title}. ${summary}.`;
-  const forecastForDay = ctx.links.spotPage(c.spot_id, c.date, c.activity);
+  // A day that has passed links the spot's current forecast, not the day.
+  const passed = day.notice?.code === DAY_PASSED;
+  const forecastForDay = passed ? ctx.links.spotPage(c.spot_id) : ctx.links.spotPage(c.spot_id, c.date, c.activity);
 
   const head = html`<meta name="description" content="${description}">
 <link rel="canonical" href="${c.links.share}">
