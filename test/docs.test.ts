@@ -7,6 +7,7 @@ import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { Catalog } from "../src/catalog/catalog.js";
+import { renderReadmeSummary, withReadmeSummary } from "../scripts/coverage-table.js";
 import { ENV_VARS } from "../src/config.js";
 import { ALL_ERROR_CODES } from "../src/errors.js";
 import { PROJECT_ROOT } from "../src/paths.js";
@@ -67,6 +68,14 @@ describe("README and docs/", () => {
     const api = read("docs/api.md");
     expect(ALL_ERROR_CODES.length).toBeGreaterThan(10);
     for (const code of ALL_ERROR_CODES) expect(api, code).toContain(`\`${code}\``);
+  });
+
+  it("say in the README what the catalogue holds and ranks, from the data (npm run docs:coverage rewrites it)", () => {
+    const catalog = Catalog.load();
+    expect(withReadmeSummary(readme, renderReadmeSummary(catalog)) === readme, "README.md's coverage summary is stale: run npm run docs:coverage").toBe(true);
+    // Every region is named in it, and the ranked count is the data's.
+    for (const r of catalog.regions) expect(readme).toContain(r.name);
+    expect(readme).toContain(`in ${catalog.regions.filter((r) => r.decision_support === "full").length} regions`);
   });
 
   it("give a new user the two commands in a README short enough to read in minutes", () => {

@@ -240,3 +240,13 @@ describe("OpenAPI document: every route, not just the REST API", () => {
     }
   });
 });
+
+describe("security on every operation", () => {
+  it("states each operation's security, `[]` where no key applies (a linter's security-defined rule)", async () => {
+    const { openApiDocument } = await import("../src/http/openapi.js");
+    for (const mode of ["open", "metered"] as const) {
+      const d = openApiDocument("http://x", mode) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+      for (const [path, ops] of Object.entries(d.paths)) for (const [method, op] of Object.entries(ops)) expect(op.security, `${mode} ${method} ${path}`).toBeDefined();
+    }
+  });
+});

@@ -212,9 +212,13 @@ function simpleGet(o: { id: string; summary: string; description: string; tag: s
   });
 }
 
-/** A GET operation: its id, summary, description and tag, then the rest of its fields. */
+/**
+ * A GET operation: its id, summary, description and tag, then the rest of its fields. Pages,
+ * discovery documents and health checks take no key: `security: []` says so explicitly (an
+ * operation without `security` is ambiguous to linters and generated clients).
+ */
 function getOperation(o: { id: string; summary: string; description: string }, tag: string, rest: Json): Json {
-  return { get: { operationId: o.id, summary: o.summary, description: o.description, tags: [tag], ...rest } };
+  return { get: { operationId: o.id, summary: o.summary, description: o.description, tags: [tag], security: [], ...rest } };
 }
 
 // Path and query parameters of the share routes come from the tools' input schemas: a spot id as in
@@ -339,6 +343,7 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
     [CARD_IMAGE_PATH]: {
       get: {
         operationId: "getCardImage",
+        security: [],
         summary: `Share image of a spot card, ${CARD_WIDTH}x${CARD_HEIGHT} PNG`,
         description:
           "The image a card's `image_url` points at: the same spot, date and activity judgement as recommend_spot. " +
