@@ -66,6 +66,8 @@ export interface Links {
   conditions(spotId: string): string;
   /** The spot's forecast page; `date` and `activity` highlight a day. */
   spotPage(spotId: string, date?: string, activity?: string | null): string;
+  /** The region's page: the best spot per activity today and tomorrow, its rules and its spots. */
+  regionPage(regionId: string): string;
   app(spotId: string, date?: string, activity?: string): string;
   /** Share page with Open Graph tags for a card. */
   share(spotId: string, date: string, activity: string | null): string;
@@ -81,6 +83,7 @@ export function makeLinks(config: Config): Links {
     openapi: `${base}/openapi.json`,
     conditions: (id) => `${base}/api/v1/conditions?spot=${encodeURIComponent(id)}`,
     spotPage: (id, date, activity) => fillTemplate(`${base}/spots/{spot}?date={date}&activity={activity}`, { spot: id, date: date ?? "", activity: activity ?? "" }),
+    regionPage: (id) => `${base}/regions/${encodeURIComponent(id)}`,
     app: (id, date, activity) => fillTemplate(config.appLinkTemplate, { spot: id, date: date ?? "", activity: activity ?? "" }),
     share: (id, date, activity) => `${base}/s/${encodeURIComponent(id)}/${date}${activity ? `?activity=${activity}` : ""}`,
     cardImage: (id, date, activity) => `${base}/cards/${encodeURIComponent(id)}/${date}.png${activity ? `?activity=${activity}` : ""}`,

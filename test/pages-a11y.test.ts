@@ -18,6 +18,8 @@ const PAGES: { path: string; status?: number; why: string }[] = [
   { path: "/spots/sharks-cove?date=2026-11-23&activity=snorkel", why: "forecast page with a highlighted day" },
   { path: "/spots/blue-hole-dahab", why: "forecast page of a Red Sea spot with no tide station" },
   { path: "/spots/cirkewwa", why: "forecast page of a Malta spot with no tide station" },
+  { path: "/regions/us-hi-oahu", why: "region page with picks and rules" },
+  { path: "/regions/ca-bc-victoria", why: "region page of a region that is not ranked" },
   { path: "/docs", why: "developer docs and API reference" },
   { path: "/s/no-such-spot/2026-11-22", status: 404, why: "error page" },
 ];

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../context.js";
 import { roundKm } from "../geo.js";
 import type { z } from "zod";
 import type { ActivityInfoSchema } from "../schemas/catalog.js";
-import type { ConsideredSchema, CoverageInfoSchema, DECISION_STATUSES, FactsHintSchema } from "../schemas/decisions.js";
+import type { ConsideredSchema, CoverageInfoSchema, DECISION_STATUSES, EXCLUSION_REASONS, FactsHintSchema } from "../schemas/decisions.js";
 import { isoWithOffset } from "../time/zone.js";
 import type { DecisionQuery, Destination } from "./request.js";
 
@@ -19,6 +19,19 @@ export type DecisionStatus = (typeof DECISION_STATUSES)[number];
 export function notRankedSentence(regionName: string): string {
   return `${regionName} has conditions but too few spots with a calibrated typical visibility yet, so spots there are not ranked.`;
 }
+
+/** A few words per exclusion reason, to group excluded spots under (the region page); each spot's own note says the rest. */
+export const EXCLUSION_HEADINGS: Record<(typeof EXCLUSION_REASONS)[number], string> = {
+  closed_to_spearfishing: "Closed to spearfishing",
+  closed_on_date: "Closed this day",
+  unsuited_depth: "Depth does not fit",
+  unsuited_entry: "Entry does not fit",
+  unsuited_hazard: "Hazard for this activity",
+  unsuited_access: "Not a normal day trip",
+  unsuited_use: "Water set aside for another use",
+  visibility_not_calibrated: "Typical visibility not calibrated",
+  region_not_ranked: "Region not ranked",
+};
 
 /** Exclusions that are a rule of the place or the activity (not "not ranked"), which a declined answer still says. */
 export function ruleExclusions(excluded: z.infer<typeof ConsideredSchema>["excluded"]) {

@@ -72,7 +72,7 @@ export function frontPage(ctx: ServiceContext): string {
   const { regions, spots } = ctx.catalog;
   const hostConfig = JSON.stringify({ mcpServers: { "ocean-conditions": { type: "http", url: links.mcp } } }, null, 2);
   const regionRows = regions.map(
-    (r) => html`<tr><td>${r.name}</td><td class="num">${r.spots.length}</td><td>${r.decision_support === "full" ? "ranked" : "facts only"}</td><td><a href="${ctx.links.spotPage(r.spots[0]!.id)}">${r.spots[0]!.name}</a></td></tr>`,
+    (r) => html`<tr><td><a href="${ctx.links.regionPage(r.id)}">${r.name}</a></td><td class="num">${r.spots.length}</td><td>${r.decision_support === "full" ? "ranked" : "facts only"}</td><td><a href="${ctx.links.spotPage(r.spots[0]!.id)}">${r.spots[0]!.name}</a></td></tr>`,
   );
   const body = html`<h1>${SERVICE_NAME}</h1>
 <p class="sub">${PACKAGE.description}</p>
@@ -88,7 +88,7 @@ AI assistants, and pages like the <a href="${links.example_forecast_page}">Hanau
 <figure class="now">${worldMap(ctx)}
 <figcaption>${spots.length} spots in ${regions.length} regions. Land: Natural Earth (public domain).</figcaption></figure>
 <details>
-<summary>The ${regions.length} regions, with one forecast page each</summary>
+<summary>The ${regions.length} regions: each one's page says where to go today and tomorrow</summary>
 <div class="table-wrap"><table>
 <caption class="sub">Ranked regions recommend spots and days; the others give the facts only.</caption>
 <thead><tr><th scope="col">Region</th><th scope="col">Spots</th><th scope="col">Decisions</th><th scope="col">A forecast page</th></tr></thead>

@@ -225,6 +225,7 @@ function getOperation(o: { id: string; summary: string; description: string }, t
 // get_conditions, a date and an activity as in recommend_spot.
 const required = <T extends z.ZodType>(o: z.ZodOptional<T>) => o.unwrap().describe(o.description ?? "");
 const spotParam = z.object({ spot: required(getConditionsConfig.inputSchema.shape.spot) });
+const regionParam = z.object({ region: required(recommendSpotConfig.inputSchema.shape.region) });
 const spotDateParams = spotParam.extend({ date: required(recommendSpotConfig.inputSchema.shape.date) });
 const cardQuery = z.object({
   activity: recommendSpotConfig.inputSchema.shape.activity.optional().describe("Judge the day for this activity; without it the card shows general conditions"),
@@ -370,6 +371,14 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
       description: "The page `links.page` and a card's `links.forecast` point at: now, a chart of the week, a day table and every 3-hour period.",
       params: [...parameters(spotParam, "path"), ...parameters(forecastPageQuery)],
       codes: SHARE_ROUTE_ERRORS.forecastPage,
+    }),
+    "/regions/{region}": pageOperation({
+      id: "getRegionPage",
+      summary: "Region page: the best spot per activity today and tomorrow (HTML)",
+      description:
+        "For each modelled activity, the top recommend_spot pick today and tomorrow with its reason, the rules that keep spots out whatever the water, and every spot of the region with its ranking standing and rules, each linked to its forecast page. An unknown region is 404 not_found.",
+      params: parameters(regionParam, "path"),
+      codes: SHARE_ROUTE_ERRORS.regionPage,
     }),
     [MCP_PATH]: mcpOperation(base),
     ...Object.fromEntries(

@@ -19,6 +19,7 @@ import { etagMatches, secondsUntilRefresh } from "./caching.js";
 import { sendProblem } from "./problem.js";
 import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "./request-state.js";
 import { errorPage, sharePage } from "../share/share-page.js";
+import { REGION_PAGE_ERRORS, regionOrThrow, regionPage } from "../share/region-page.js";
 
 /**
  * Every code each route can refuse with, for the OpenAPI document: its handler's, plus
@@ -30,6 +31,7 @@ export const SHARE_ROUTE_ERRORS = {
   cardImage: [...SPOT_DAY_ERRORS, "invalid_parameter", "rate_limited"],
   sharePage: [...SPOT_DAY_ERRORS, "invalid_parameter", "rate_limited"],
   forecastPage: [...FORECAST_PAGE_ERRORS, "invalid_parameter", "rate_limited"],
+  regionPage: [...REGION_PAGE_ERRORS, "invalid_parameter", "rate_limited"],
 } as const satisfies Record<string, readonly ErrorCode[]>;
 
 /** What a card shows and its content key, for one spot, date and activity as asked, in one hour. */
@@ -155,15 +157,21 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
   // Built pages, for the data hour: valid while the hour and the spot's forecast version are the
   // same. Only a page that must be built counts against the caller's render budget.
   const pages = new LRUCache<string, CachedPage>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (p) => p.html.length * 2 + 256 });
-  const cachedPage = async (req: Request, spotId: string, build: () => Promise<{ html: string; builtFor: Date }>): Promise<CachedPage> => {
+  const cachedPage = async (req: Request, spotIds: string | readonly string[], build: () => Promise<{ html: string; builtFor: Date }>): Promise<CachedPage> => {
     const key = JSON.stringify([req.path, req.query.date ?? null, req.query.activity ?? null]);
     const hour = hourFloor(ctx.clock.now()).getTime();
+    // A region page rests on every spot of its region: its version is theirs together (null while any has none).
+    const ids = typeof spotIds === "string" ? [spotIds] : spotIds;
+    const versionNow = () => {
+      const vs = ids.map((id) => ctx.forecasts.versionOf(id));
+      return vs.some((v) => v === null) ? null : vs.join(" ");
+    };
     const hit = pages.get(key);
-    if (hit && hit.hour === hour && hit.version === ctx.forecasts.versionOf(spotId)) return hit;
+    if (hit && hit.hour === hour && hit.version === versionNow()) return hit;
     await ctx.meter.admitRender(callerOf(ctx, req, req.res!));
-    const before = ctx.forecasts.versionOf(spotId);
+    const before = versionNow();
     const built = await build();
-    const page: CachedPage = { ...built, hour, version: settledVersion(before, ctx.forecasts.versionOf(spotId)) };
+    const page: CachedPage = { ...built, hour, version: settledVersion(before, versionNow()) };
     if (page.version !== null) pages.set(key, page);
     return page;
   };
@@ -200,6 +208,13 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
 
   htmlRoute("/spots/:spot", async (req, res) => {
     const page = await cachedPage(req, req.params.spot as string, () => forecastPage({ spot: req.params.spot, date: req.query.date, activity: req.query.activity }, ctx));
+    cacheFor(res, page.builtFor);
+    return page.html;
+  });
+
+  htmlRoute("/regions/:region", async (req, res) => {
+    const region = regionOrThrow(ctx, req.params.region as string);
+    const page = await cachedPage(req, region.spots.map((s) => s.id), () => regionPage(region.id, ctx));
     cacheFor(res, page.builtFor);
     return page.html;
   });

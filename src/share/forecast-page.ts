@@ -180,7 +180,7 @@ ${hasTide ? html`<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height
 <meta property="og:url" content="${ctx.links.spotPage(spot.id)}">`;
 
   const body = html`<h1>${c.spot.name}</h1>
-<p class="sub">${c.spot.region.name} · 7-day forecast${doing ? ` · ${activity!.label}` : ""} · times in ${tz}${seasonal ? " · seasonal norms, not a live forecast" : ""}</p>
+<p class="sub"><a href="${ctx.links.regionPage(c.spot.region.id)}">${c.spot.region.name}</a> · 7-day forecast${doing ? ` · ${activity!.label}` : ""} · times in ${tz}${seasonal ? " · seasonal norms, not a live forecast" : ""}</p>
 ${now}
 <h2>Next 7 days</h2>
 ${legend}
