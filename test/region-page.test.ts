@@ -93,11 +93,13 @@ describe("GET /regions/{region}", () => {
     expect(row).toMatch(/closed to spearfishing/);
   });
 
-  it("is linked from the front page and from each of its spots' forecast pages", async () => {
+  it("is linked from the front page and from its spots' forecast and share pages", async () => {
     const front = await (await svc.get("/", HTML)).text();
     expect(front).toMatch(/<a href="[^"]*\/regions\/us-hi-oahu">Oʻahu/);
     const spot = await (await svc.get("/spots/sharks-cove", HTML)).text();
     expect(spot).toMatch(/<p class="sub"><a href="[^"]*\/regions\/us-hi-oahu">Oʻahu/);
+    const share = await (await svc.get(`/s/sharks-cove/${WEDNESDAY}?activity=snorkel`, HTML)).text();
+    expect(share).toMatch(/Other spots nearby: <a href="[^"]*\/regions\/us-hi-oahu">Oʻahu<\/a>/);
   });
 });
 

@@ -60,7 +60,7 @@ ${c.headline && !day.notice ? html`<p class="headline">${c.headline}</p>` : raw(
 ${day.why ? html`<p>${day.why}</p>` : raw("")}
 ${day.caveats.length > 0 ? html`<ul class="caveats">${day.caveats.map((k) => html`<li>${k.message}</li>`)}</ul>` : raw("")}
 <p><a class="cta" href="${forecastForDay}">${c.cta.label}</a></p>
-<p>${c.cta.text} Times are local to the spot (${day.spot.timezone}).</p>
+<p>${c.cta.text} Times are local to the spot (${day.spot.timezone}). Other spots nearby: <a href="${ctx.links.regionPage(day.spot.region.id)}">${day.spot.region.name}</a>.</p>
 ${creditsFooter(day.credits, html`<a href="${ctx.links.base}">${c.attribution}</a>`)}`;
 
   return page({ title, head, body, homeUrl: ctx.links.base });
@@ -70,6 +70,6 @@ ${creditsFooter(day.credits, html`<a href="${ctx.links.base}">${c.attribution}</
 export function errorPage(status: number, heading: string, detail: string, ctx: ServiceContext): string {
   const body = html`<h1>${heading}</h1>
 <p>${detail}</p>
-<p>Covered spots are listed at <a href="${ctx.links.base}/api/v1/spots">/api/v1/spots</a>.</p>`;
+<p>Every region, each with its page of spots, is listed on the <a href="${ctx.links.base}/">front page</a>; as JSON at <a href="${ctx.links.base}/api/v1/spots">/api/v1/spots</a>.</p>`;
   return page({ title: `${status} ${heading} · ${SERVICE_NAME}`, body, homeUrl: ctx.links.base });
 }
