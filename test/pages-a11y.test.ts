@@ -58,3 +58,54 @@ describeInBrowser("every served page at 390 and 1280 px: fits the width, no seri
     }, 120_000);
   }
 });
+
+describeInBrowser("the forecast page's day table: every column readable at 390 and 1280 px", () => {
+  let svc: TestService;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    svc = await startService();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.close();
+  });
+
+  for (const width of CHECK_WIDTHS) {
+    it(`at ${width} px: no sideways scroll, and each day's wind, water and tides on screen with its sunrise and sunset`, async () => {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page: Page = await context.newPage();
+      await page.goto(`${svc.base}/spots/hanauma-bay`, { waitUntil: "load" });
+      const found = await page.evaluate(() => {
+        const table = document.querySelector("table.days")!;
+        const wrap = table.closest(".table-wrap") as HTMLElement;
+        const shown = (td: Element | null) => {
+          if (!td) return "missing";
+          const r = td.getBoundingClientRect();
+          const text = (td as HTMLElement).innerText.trim();
+          return r.width > 0 && r.height > 0 && r.right <= wrap.getBoundingClientRect().right + 1 && text !== "" ? text : `hidden (${Math.round(r.right)} px)`;
+        };
+        return {
+          overflow: table.scrollWidth - wrap.clientWidth,
+          rows: [...table.querySelectorAll("tbody tr")].map((tr) => ({
+            wind: shown(tr.querySelector('td[data-label="Wind"]')),
+            water: shown(tr.querySelector('td[data-label="Water"]')),
+            tides: shown(tr.querySelector('td[data-label="Tides"]')),
+            window: shown(tr.querySelector('td[data-label="Window"]')),
+          })),
+        };
+      });
+      expect(found.overflow).toBeLessThanOrEqual(0);
+      expect(found.rows).toHaveLength(7);
+      for (const r of found.rows) {
+        expect(r.wind).toMatch(/\d+ kt/);
+        expect(r.water).toMatch(/°F/);
+        expect(r.tides).toMatch(/^[HL] \d\d:\d\d/);
+        // Honolulu in late November: sunrise about 06:45, sunset about 17:47 (any almanac).
+        expect(r.window).toMatch(/sunrise 06:4\d · sunset 17:4\d/);
+      }
+      await context.close();
+    }, 120_000);
+  }
+});

@@ -490,7 +490,7 @@ describe("card image text and score block", () => {
   it("the forecast page's day rows agree: a day that is not a pick shows its score in grey beside the notice", async () => {
     const res = await svc.get("/spots/lovers-cove-catalina?activity=snorkel");
     const html = await res.text();
-    const cells = [...html.matchAll(/<td><span class="tier (tier-[a-z-]+)">[^<]*<\/span><br><small class="note">([^<]*)<\/small><\/td>/g)];
+    const cells = [...html.matchAll(/<td data-label="Rating"><span class="tier (tier-[a-z-]+)">[^<]*<\/span><br><small class="note">([^<]*)<\/small><\/td>/g)];
     const notRanked = cells.filter((m) => m[2] === "Not ranked for snorkeling");
     expect(notRanked.length, `${res.status}: ${html.replace(/<style[\s\S]*?<\/style>/g, "").slice(0, 3000)}`).toBeGreaterThanOrEqual(6);
     expect(new Set(notRanked.map((m) => m[1]))).toEqual(new Set(["tier-none"]));

@@ -1,12 +1,12 @@
 // The forecast page's 7-day chart as one server-rendered SVG: score bars coloured by tier, the
 // visibility line, the tide curve with high/low marks, night shaded from suncalc's sunset to sunrise.
 // Pure: plain values in, an SVG string out (every text value escaped).
-import { getTimes } from "suncalc";
 import { NO_DATA_COLOR, TIERS, tierById, type Rating } from "../forecast/tiers.js";
 import { round } from "../geo.js";
 import { tideHeightAt } from "../sources/tides.js";
 import type { TideEvent } from "../sources/types.js";
 import { addDays, dateLabel, localDate, localHHMM, shortDate, zonedInstant } from "../time/zone.js";
+import { sunTimes } from "../time/sun.js";
 import { esc } from "./escape.js";
 import { inkOn, PALETTE } from "./palette.js";
 
@@ -65,7 +65,7 @@ export function forecastChartSvg(c: ChartInput): string {
   const night: [number, number][] = [];
   let darkFrom = t0;
   for (const d of [...dates, addDays(c.today, c.days)]) {
-    const sun = getTimes(zonedInstant(d, 12, c.timeZone), c.lat, c.lon);
+    const sun = sunTimes(d, c.timeZone, c.lat, c.lon);
     if (sun.sunrise && sun.sunset) {
       night.push([darkFrom, sun.sunrise.getTime()]);
       darkFrom = sun.sunset.getTime();

@@ -14,7 +14,8 @@ import { optionalString, type Raw } from "../params.js";
 import { CLOSED_ON_DATE, closureOn } from "../catalog/access.js";
 import type { ConditionsJson } from "../schemas/conditions.js";
 import type { ErrorCode } from "../errors.js";
-import { addDays, dateLabel, isValidDate, localDate, shortDate, zonedInstant } from "../time/zone.js";
+import { addDays, dateLabel, isValidDate, localDate, localHHMM, shortDate, zonedInstant } from "../time/zone.js";
+import { sunTimes } from "../time/sun.js";
 import { DAY_MS } from "../clock.js";
 import { getConditions } from "../../tools/get-conditions.js";
 import { forecastChartSvg } from "./forecast-chart.js";
@@ -137,19 +138,24 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
 <span><i class="vis"></i>Visibility</span>${hasTide ? html`<span><i class="tide"></i>Tide</span>` : raw("")}<span><i class="night"></i>Night</span>
 </div>`;
 
+  // Sunrise and sunset under each day's window: the same times the chart shades night from.
+  const sunLine = (date: string) => {
+    const sun = sunTimes(date, tz, spot.lat, spot.lon);
+    return sun.sunrise && sun.sunset ? html`<small class="sun">sunrise ${localHHMM(sun.sunrise, tz)} · sunset ${localHHMM(sun.sunset, tz)}</small>` : raw("");
+  };
   const dayRows = days.map((d) => {
     const card = d.card;
     const window = card.best_window ? `${card.best_window.start_local}–${card.best_window.end_local}` : "–";
     const tides = tidesOn(d.date).map((e) => `${e.type === "high" ? "H" : "L"} ${hhmm(e.time)} ${e.height_ft ?? "?"} ft`);
     return html`<tr${raw(d.date === highlight ? ' class="hl"' : "")}>
-<td><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
-<td class="num">${window}</td>
-<td>${d.notice ? html`${pill(null, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
-<td class="num">${metricCell(card.metrics.visibility)}</td>
-<td class="num">${metricCell(card.metrics.swell)}</td>
-<td class="num hide-sm">${metricCell(card.metrics.wind)}</td>
-<td class="num hide-sm">${metricCell(card.metrics.water_temp)}</td>
-${hasTide ? html`<td class="num hide-sm">${tides.map((t, i) => (i === 0 ? t : html`<br>${t}`))}</td>` : raw("")}
+<td class="day"><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
+<td class="num" data-label="Window">${window}${sunLine(d.date)}</td>
+<td data-label="Rating">${d.notice ? html`${pill(null, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
+<td data-label="Visibility">${metricCell(card.metrics.visibility)}</td>
+<td data-label="Swell">${metricCell(card.metrics.swell)}</td>
+<td data-label="Wind">${metricCell(card.metrics.wind)}</td>
+<td data-label="Water">${metricCell(card.metrics.water_temp)}</td>
+${hasTide ? html`<td class="num tides" data-label="Tides">${tides.map((t, i) => (i === 0 ? t : html`<br>${t}`))}</td>` : raw("")}
 </tr>`;
   });
 
@@ -164,9 +170,9 @@ ${hasTide ? html`<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height
 </tr>`,
   );
 
-  const dayTable: RawHtml = html`<p class="sub">Best daylight window each day${doing ? ` for ${doing}` : ""} (starts 06:00–17:59). Tap a day to share it.</p>
-<div class="table-wrap"><table>
-<thead><tr><th>Day</th><th>Window</th><th>Rating</th><th>Visibility</th><th>Swell</th><th class="hide-sm">Wind</th><th class="hide-sm">Water</th>${hasTide ? html`<th class="hide-sm">Tides</th>` : raw("")}</tr></thead>
+  const dayTable: RawHtml = html`<p class="sub">Best daylight window each day${doing ? ` for ${doing}` : ""} (starts 06:00–17:59), with the day's sunrise and sunset. Tap a day to share it.</p>
+<div class="table-wrap"><table class="days">
+<thead><tr><th>Day</th><th>Window</th><th>Rating</th><th>Visibility</th><th>Swell</th><th>Wind</th><th>Water</th>${hasTide ? html`<th>Tides</th>` : raw("")}</tr></thead>
 <tbody>${dayRows}</tbody>
 </table></div>`;
 

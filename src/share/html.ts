@@ -93,7 +93,16 @@ footer.credits{font-size:13px;color:#4A5B6E;border-top:1px solid var(--line);mar
 footer.credits p{margin:6px 0}
 ${TIER_CSS}
 small.note{display:block;line-height:1.2;color:#7A2019}
-@media (max-width:600px){main{padding:12px}table{font-size:13px}th,td{padding:5px 5px}td.num{white-space:normal}.hide-sm,.alt{display:none}}
+.alt,small.sun{display:block;font-size:12px;line-height:1.3;color:#4A5B6E}
+table.days td{min-width:4.5em}
+table.days td.num{white-space:normal}
+table.days td.tides{white-space:nowrap}
+@media (max-width:600px){main{padding:12px}table{font-size:13px}th,td{padding:5px 5px}td.num{white-space:normal}.hide-sm{display:none}
+table.days thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.days tr{display:grid;grid-template-columns:1fr 1fr;gap:2px 10px;padding:8px 0;border-bottom:1px solid var(--line)}
+table.days td{display:block;border:0;padding:0;min-width:0}
+table.days td.day{grid-column:1/-1;font-weight:600}
+table.days td[data-label]::before{content:attr(data-label);display:block;font-size:11px;font-weight:600;color:#4A5B6E;text-transform:uppercase;letter-spacing:.04em}}
 `;
 
 const CSS_HASH = createHash("sha256").update(PAGE_CSS).digest("base64");
