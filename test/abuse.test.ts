@@ -186,6 +186,25 @@ describe("share images and pages", () => {
     const again = await fetchRaw(svc.base, "/openapi.json", { "if-none-match": plain.headers.etag as string });
     expect(again.status).toBe(304);
   });
+
+  it("honours q=0 in Accept-Encoding, and gives each encoding its own ETag", async () => {
+    const svc = await service({});
+    const noBr = await fetchRaw(svc.base, "/openapi.json", { "accept-encoding": "br;q=0, gzip" });
+    expect(noBr.headers["content-encoding"]).toBe("gzip");
+    const none = await fetchRaw(svc.base, "/openapi.json", { "accept-encoding": "gzip;q=0, br;q=0" });
+    expect(none.headers["content-encoding"]).toBeUndefined();
+    const starNoBr = await fetchRaw(svc.base, "/openapi.json", { "accept-encoding": "*, br;q=0" });
+    expect(starNoBr.headers["content-encoding"]).toBe("gzip");
+    const br = await fetchRaw(svc.base, "/openapi.json", { "accept-encoding": "br" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    const etags = new Set([noBr, none, br].map((r) => r.headers.etag));
+    expect(etags.size).toBe(3);
+    // A validator of one encoding does not confirm another: the gzip ETag sent with br gets the body.
+    const cross = await fetchRaw(svc.base, "/openapi.json", { "accept-encoding": "br", "if-none-match": noBr.headers.etag as string });
+    expect(cross.status).toBe(200);
+    const same = await fetchRaw(svc.base, "/openapi.json", { "accept-encoding": "br", "if-none-match": br.headers.etag as string });
+    expect(same.status).toBe(304);
+  });
 });
 
 /** A GET with node:http (no automatic decompression), from an optional local address. */
