@@ -221,9 +221,15 @@ describe("calls to the upstreams", () => {
     expect(locations).toBe(budget.perHour.openMeteoCalls);
     expect(r.stub.openMeteo.counters.weightedCalls).toBe(budget.perHour.openMeteoCalls);
     await r.svc.ctx.upstreams!.settled();
-    // One request per region, plus one retry for each of the emulator's periodic 502 Proxy Errors
-    // (every 9th ERDDAP request), which a catalogue of more than eight regions reaches.
-    expect(r.stub.calls.erddap).toBe(budget.perDay.erddapRequests.min + (r.stub.erddapStatuses[502] ?? 0));
+    // One request per region, plus at most one more for each of the emulator's periodic 502 Proxy
+    // Errors (every 9th ERDDAP request, which a catalogue of more than eight regions reaches): a 502
+    // on a region's first dataset moves on to the next, one on its last has nowhere to go. Which
+    // request is the 9th depends on the order concurrent regions reach the emulator, so the count
+    // is bounded, not exact (under load it was once one short of "every 502 retried").
+    const badGateways = r.stub.erddapStatuses[502] ?? 0;
+    expect(badGateways).toBeGreaterThan(0);
+    expect(r.stub.calls.erddap).toBeGreaterThanOrEqual(budget.perDay.erddapRequests.min);
+    expect(r.stub.calls.erddap).toBeLessThanOrEqual(budget.perDay.erddapRequests.min + badGateways);
     expect(r.stub.calls.coops).toBe(budget.perDay.coopsRequests);
 
     // The next hour: each region's batch is downloaded again only where a model it rests on published a
