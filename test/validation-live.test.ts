@@ -5,6 +5,7 @@ import { afterEach, expect, it } from "vitest";
 import { DAY_MS } from "../src/clock.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { VALIDATION_PATH } from "../src/validation/report.js";
+import { REPORT_REFRESH_MS } from "../src/validation/validation.js";
 import { ValidationSchema } from "../src/validation/schema.js";
 import { MIN_PAIRS, NOT_ENOUGH } from "../src/validation/skill.js";
 import { startStubUpstreams, type StubUpstreams } from "../scripts/stub/upstreams.js";
@@ -154,9 +155,14 @@ describeWithRedis("validation record shared through Redis", () => {
     const c = (await instance(stub, at, redis.url)).svc;
     expect(figures(await report(c))).toEqual(figures(fromA));
 
-    // With its shared store gone, the record cannot be read: a problem with Retry-After, never a 5xx
+    // With its shared store gone, the record built a moment ago is still served (with its ETag) until
+    // it is due to be built again; then it cannot be read: a problem with Retry-After, never a 5xx
     // stack trace, and never an empty record passed off as "no observations".
     await redis.stop();
+    const recent = await c.get(VALIDATION_PATH);
+    expect(recent.status).toBe(200);
+    expect(figures(ValidationSchema.parse(await recent.json()))).toEqual(figures(fromA));
+    c.clock.advance(REPORT_REFRESH_MS);
     const down = await c.get(VALIDATION_PATH);
     expect(down.status).toBe(503);
     expect(down.headers.get("content-type")).toMatch(/problem\+json/);

@@ -258,6 +258,23 @@ describe("GET /api/v1/validation without satellite data", () => {
     expect(res.headers.get("content-type")).toMatch(/problem\+json/);
   });
 
+  it("serves one built record with a strong ETag: 304 on If-None-Match, a new ETag as soon as pairs are added here", async () => {
+    const first = await svc.get(VALIDATION_PATH);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect((await svc.get(VALIDATION_PATH)).headers.get("etag")).toBe(etag);
+    const again = await svc.get(VALIDATION_PATH, { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    // Eight requests at once share one build: every one gets the same record.
+    const many = await Promise.all(Array.from({ length: 8 }, () => svc.get(VALIDATION_PATH)));
+    expect(new Set(many.map((r) => r.headers.get("etag")))).toEqual(new Set([etag]));
+    const now = svc.clock.now().getTime();
+    await svc.ctx.validation.store.add("us-hi-maui", [{ ...pair("molokini-crater", 0, 60, 62, 60, "us-hi-maui"), observedAt: now - 9 * DAY, date: new Date(now - 9 * DAY).toISOString().slice(0, 10) }], now);
+    const changed = await svc.json<Report>(VALIDATION_PATH);
+    expect(changed.res.headers.get("etag")).not.toBe(etag);
+    expect(byRegion(changed.body)["us-hi-maui"]!.pairs).toBe(1);
+  });
+
   it("an MCP client reads where the figures are, and what 'not enough' means, in list_coverage's notes", async () => {
     const c = await connectClient(svc.base, "2026-07-28");
     try {

@@ -1,22 +1,27 @@
 // GET /api/v1/validation: the validation record as JSON (CORS and the common headers come from the
-// app's prelude, like every route).
+// app's prelude, like every route), served from the record built at most once a minute
+// (src/validation/validation.ts), with a strong ETag (If-None-Match → 304).
 import type { Express } from "express";
 import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { VALIDATION_PATH } from "./report.js";
+import { etagMatches } from "../http/caching.js";
 
 /** The figures change only when observations arrive (once a day per region): a few minutes' caching is honest. */
 export const VALIDATION_MAX_AGE_S = 300;
 
 export function registerValidation(app: Express, ctx: ServiceContext): void {
-  app.get(VALIDATION_PATH, async (_req, res, next) => {
-    let body;
+  app.get(VALIDATION_PATH, async (req, res, next) => {
+    let built;
     try {
-      body = await ctx.validation.report();
-    } catch (err) {
-      ctx.log.warn({ err: err instanceof Error ? err.message : String(err) }, "validation record unreadable");
+      built = await ctx.validation.served();
+    } catch {
+      // Logged once per change of state by the record itself, not once per request.
       return next(new ServiceError("unavailable", "The validation record cannot be read right now (its shared store does not answer).", { retryAfterS: 30 }));
     }
-    res.status(200).type("application/json").setHeader("Cache-Control", `public, max-age=${VALIDATION_MAX_AGE_S}`).send(JSON.stringify(body));
+    res.setHeader("Cache-Control", `public, max-age=${VALIDATION_MAX_AGE_S}`);
+    res.setHeader("ETag", built.etag);
+    if (etagMatches(req.headers["if-none-match"], built.etag)) return void res.status(304).end();
+    res.status(200).type("application/json").send(built.json);
   });
 }

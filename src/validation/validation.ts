@@ -9,6 +9,7 @@ import type { NormalConditions } from "../forecast/service.js";
 import type { Kd490Batch } from "../sources/erddap.js";
 import type { Hindcast } from "./hindcast.js";
 import { regionValidation, validationReport, type ValidationJson } from "./report.js";
+import { createHash } from "node:crypto";
 import { Scorer } from "./scorer.js";
 import { MemoryPairStore, RedisPairStore, type PairStore } from "./store.js";
 
@@ -26,15 +27,45 @@ export interface ValidationDeps {
   docs: string;
 }
 
+/**
+ * How long a built record is served before it is built again when this instance added no pair: what
+ * another instance scored shows up within this. A build reads every region's pairs (about 120–200 ms
+ * of CPU with a month of pairs held); a served one costs a lookup.
+ */
+export const REPORT_REFRESH_MS = 60_000;
+
+/** The record as served: its body once serialised, and a strong ETag of it. */
+export interface BuiltReport {
+  body: ValidationJson;
+  json: string;
+  etag: string;
+}
+
 export class Validation {
   readonly store: PairStore;
   #scorer: Scorer | null = null;
+  #built: { report: BuiltReport; at: number; generation: number } | null = null;
+  #building: Promise<BuiltReport> | null = null;
+  /** Bumped whenever this instance adds pairs, so the next request builds the record again. */
+  #generation = 0;
+  /** Whether the last read of the store failed: a failing store is logged once per change, not per request. */
+  #storeFailing = false;
   readonly #factors = new Map<string, number>();
   #factorsReadAt = -Infinity;
   #reading: Promise<unknown> | null = null;
 
   constructor(readonly deps: ValidationDeps) {
-    this.store = deps.redis ? new RedisPairStore(deps.redis) : new MemoryPairStore();
+    const store: PairStore = deps.redis ? new RedisPairStore(deps.redis) : new MemoryPairStore();
+    // Every write goes through here, so a built record knows when it is out of date.
+    this.store = {
+      kind: store.kind,
+      missing: (region, keys) => store.missing(region, keys),
+      list: (region, fromMs) => store.list(region, fromMs),
+      add: async (region, pairs, nowMs) => {
+        await store.add(region, pairs, nowMs);
+        this.#generation++;
+      },
+    };
   }
 
   /** Live mode: the hindcast the scorer reads the model's inputs from. */
@@ -59,6 +90,34 @@ export class Validation {
 
   async settled(): Promise<void> {
     await this.#scorer?.settled();
+  }
+
+  /**
+   * The record, built at most once per REPORT_REFRESH_MS (sooner when this instance added pairs),
+   * one build shared by every request that arrives during it. Throws when the store cannot be read
+   * and nothing was built before; logs the store's failure and its recovery once each.
+   */
+  async served(): Promise<BuiltReport> {
+    const now = this.deps.clock.now().getTime();
+    const built = this.#built;
+    if (built && built.generation === this.#generation && now - built.at < REPORT_REFRESH_MS) return built.report;
+    this.#building ??= (async () => {
+      const generation = this.#generation;
+      try {
+        const body = await this.report();
+        const json = JSON.stringify(body);
+        const report = { body, json, etag: `"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"` };
+        this.#built = { report, at: this.deps.clock.now().getTime(), generation };
+        if (this.#storeFailing) this.deps.log.info("validation record readable again");
+        this.#storeFailing = false;
+        return report;
+      } catch (err) {
+        if (!this.#storeFailing) this.deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, "validation record unreadable");
+        this.#storeFailing = true;
+        throw err;
+      }
+    })().finally(() => (this.#building = null));
+    return this.#building;
   }
 
   async report(): Promise<ValidationJson> {
