@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { countingRefs } from "../src/catalog/levels.js";
 import { provenanceErrors } from "../src/catalog/provenance.js";
-import { Publishers, shippedPublishers } from "../src/catalog/publishers.js";
+import { GENERATED_LEAD, Publishers, shippedPublishers } from "../src/catalog/publishers.js";
 import type { RegionRecord, SpotRecord } from "../src/catalog/schema.js";
 import { readFileSync } from "node:fs";
 
@@ -82,7 +82,7 @@ describe("each breach is caught", () => {
     const gen = "https://farm.example/spot";
     expect(errors(spot({ coord: { source: gen, note: "x", confidence: "sourced" } }))[0]).toMatch(/a position marked sourced rests on generated text \(A page farm\)/);
     expect(errors(spot({ coord: { source: gen, note: "x", confidence: "cross-checked" } }))[0]).toMatch(/marked cross-checked rests on generated text/);
-    expect(errors(spot({ coord: { source: gen, note: "From a generated page, not confirmed.", confidence: "approximate" } }))).toEqual([]);
+    expect(errors(spot({ coord: { source: gen, note: `${GENERATED_LEAD} From a generated page, not confirmed.`, confidence: "approximate" } }))).toEqual([]);
   });
 
   it("a closure, permit or protected area on generated text", () => {
@@ -94,11 +94,25 @@ describe("each breach is caught", () => {
   });
 
   it("a level said to rest on a published figure when the only such figure is generated", () => {
-    const generatedOnly = spot({ visibility_refs: [{ low_ft: 40, high_ft: 80, months: ALL, kind: "site", source: "https://farm.example/site", says: "x" }] });
+    const generatedOnly = spot({ visibility_refs: [{ low_ft: 40, high_ft: 80, months: ALL, kind: "site", source: "https://farm.example/site", says: `${GENERATED_LEAD} x` }] });
     expect(errors(generatedOnly)).toEqual([
       "xx-x-r/s: its level is said to rest on a site figure, but no such figure from a person is cited; label it judgement",
     ]);
     expect(errors({ ...generatedOnly, clarity_kind: "judgement" })).toEqual([]);
+  });
+
+  it("a generated page cited without the lead mark: in a reference, a position's note, or prose after its address", () => {
+    const gen = "https://farm.example/site";
+    expect(errors(spot({ visibility_refs: [...spot().visibility_refs, { low_ft: 40, high_ft: 80, months: ALL, kind: "site", source: gen, says: "x" }] }))).toEqual([
+      `xx-x-r/s: a visibility reference cites generated text (${gen}); start its says with ${GENERATED_LEAD}`,
+    ]);
+    expect(errors(spot({ coord: { source: gen, note: "Read off the page.", confidence: "approximate" } }))).toEqual([
+      `xx-x-r/s: its position cites generated text (A page farm); start the note with ${GENERATED_LEAD}`,
+    ]);
+    expect(errors(spot({ clarity_source: `Pooled with 20 m (${gen}).` }))).toEqual([
+      `xx-x-r/s: its clarity_source cites generated text (${gen}) without ${GENERATED_LEAD} after the address`,
+    ]);
+    expect(errors(spot({ clarity_source: `Not counted: 20 m (${gen} ${GENERATED_LEAD}).`, notes: `See ${gen} ${GENERATED_LEAD}.` }))).toEqual([]);
   });
 
   it("a level below a published floor", () => {

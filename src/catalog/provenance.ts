@@ -5,7 +5,7 @@
 // levels.ts); here a level whose kind says it rests on a published figure must have one such figure
 // from a person, and a level beyond a published floor or ceiling is an error.
 import { spotLevel } from "./levels.js";
-import type { Publishers } from "./publishers.js";
+import { GENERATED_LEAD, type Publishers } from "./publishers.js";
 import type { RegionRecord, SpotRecord } from "./schema.js";
 
 export interface ProvenanceArea {
@@ -32,7 +32,15 @@ export function provenanceErrors(records: readonly RegionRecord[], areas: readon
         const p = judged(`${where} access`, a.source);
         if (p?.kind === "generated") errors.push(`${where}: its ${a.kind} rule rests on generated text (${p.name}); cite the authority's own text`);
       }
-      for (const v of s.visibility_refs) judged(`${where} visibility`, v.source);
+      if (coord?.kind === "generated" && !s.coord.note.startsWith(GENERATED_LEAD)) errors.push(`${where}: its position cites generated text (${coord.name}); start the note with ${GENERATED_LEAD}`);
+      for (const v of s.visibility_refs) {
+        if (judged(`${where} visibility`, v.source)?.kind === "generated" && !v.says.startsWith(GENERATED_LEAD)) {
+          errors.push(`${where}: a visibility reference cites generated text (${v.source}); start its says with ${GENERATED_LEAD}`);
+        }
+      }
+      for (const [field, text] of [["clarity_source", s.clarity_source], ["notes", s.notes], ["coord.note", s.coord.note]] as const) {
+        for (const url of unmarkedGenerated(text, publishers)) errors.push(`${where}: its ${field} cites generated text (${url}) without ${GENERATED_LEAD} after the address`);
+      }
       errors.push(...levelErrors(where, s, publishers));
     }
   }
@@ -42,6 +50,16 @@ export function provenanceErrors(records: readonly RegionRecord[], areas: readon
     if (p?.kind === "generated") errors.push(`protected area ${a.id}: rests on generated text (${p.name}); cite the authority's own text`);
   }
   return errors;
+}
+
+/** Addresses of generated pages cited in prose without the lead marker right after them. */
+function unmarkedGenerated(text: string, publishers: Publishers): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/https?:\/\/[^\s"')\]]+/g)) {
+    const url = m[0].replace(/[.,;:]+$/, "");
+    if (publishers.of(url)?.kind === "generated" && !text.startsWith(` ${GENERATED_LEAD}`, m.index + url.length)) out.push(url);
+  }
+  return out;
 }
 
 function levelErrors(where: string, s: SpotRecord, publishers: Publishers): string[] {

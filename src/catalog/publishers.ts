@@ -37,6 +37,13 @@ export type Publisher = z.infer<typeof Publisher>;
 
 export const PublishersFile = z.strictObject({ description: z.string(), publishers: z.array(Publisher) });
 
+/**
+ * Written in the data wherever a generated page is cited (after its address in prose, at the start of a
+ * reference's `says` and of a position's note): such a page stays as a lead, marked so, and counts for
+ * nothing. `npm run data:check` requires it.
+ */
+export const GENERATED_LEAD = "[generated text: a lead only, not counted]";
+
 export const DEFAULT_PUBLISHERS_FILE = join(DATA_DIR, "publishers.json");
 
 /** The key a URL is looked up by: its host without `www.` and its path. */
