@@ -57,23 +57,10 @@ describeInBrowser("every served page at 390 and 1280 px: fits the width, no seri
       await context.close();
     }, 120_000);
   }
-});
 
-describeInBrowser("the forecast page's day table: every column readable at 390 and 1280 px", () => {
-  let svc: TestService;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    svc = await startService();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.close();
-  });
-
+  // The forecast page's day table, on the same service and browser: every column readable.
   for (const width of CHECK_WIDTHS) {
-    it(`at ${width} px: no sideways scroll, and each day's wind, water and tides on screen with its sunrise and sunset`, async () => {
+    it(`day table at ${width} px: no sideways scroll, and each day's wind, water and tides on screen with its sunrise and sunset`, async () => {
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page: Page = await context.newPage();
       await page.goto(`${svc.base}/spots/hanauma-bay`, { waitUntil: "load" });

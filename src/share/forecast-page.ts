@@ -19,7 +19,7 @@ import { sunTimes } from "../time/sun.js";
 import { DAY_MS } from "../clock.js";
 import { getConditions } from "../../tools/get-conditions.js";
 import { forecastChartSvg } from "./forecast-chart.js";
-import { creditsFooter, html, page, raw, tierClass, type Raw as RawHtml } from "./html.js";
+import { creditsFooter, html, linkHead, page, raw, tierClass, type Raw as RawHtml } from "./html.js";
 import { VALIDATION_PATH } from "../validation/report.js";
 
 export interface ForecastPageInput {
@@ -178,12 +178,7 @@ ${hasTide ? html`<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height
 
   const title = `${c.spot.name} (${c.spot.region.name}): 7-day dive and snorkel forecast`;
   const description = `Underwater visibility, swell, wind, tides and a 0–100 score for ${c.spot.name}, every 3 hours for 7 days.`;
-  const head = html`<meta name="description" content="${description}">
-<link rel="canonical" href="${ctx.links.spotPage(spot.id)}">
-<meta property="og:type" content="website">
-<meta property="og:title" content="${title}">
-<meta property="og:description" content="${description}">
-<meta property="og:url" content="${ctx.links.spotPage(spot.id)}">`;
+  const head = linkHead({ title, description, url: ctx.links.spotPage(spot.id) });
 
   const body = html`<h1>${c.spot.name}</h1>
 <p class="sub"><a href="${ctx.links.regionPage(c.spot.region.id)}">${c.spot.region.name}</a> · 7-day forecast${doing ? ` · ${activity!.label}` : ""} · times in ${tz}${seasonal ? " · seasonal norms, not a live forecast" : ""}</p>

@@ -125,6 +125,16 @@ export interface PageParts {
   homeUrl: string;
 }
 
+/** A page's description, canonical address and Open Graph basics (the share page adds its image's tags). */
+export function linkHead(p: { title: string; description: string; url: string }): Raw {
+  return html`<meta name="description" content="${p.description}">
+<link rel="canonical" href="${p.url}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="${p.title}">
+<meta property="og:description" content="${p.description}">
+<meta property="og:url" content="${p.url}">`;
+}
+
 export function page(p: PageParts): string {
   return html`<!doctype html>
 <html lang="en">

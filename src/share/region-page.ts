@@ -16,7 +16,7 @@ import type { RecommendationJson } from "../schemas/decisions.js";
 import { addDays, localDate } from "../time/zone.js";
 import { suggestRegions, didYouMean } from "../catalog/suggest.js";
 import { recommendSpot } from "../../tools/recommend-spot.js";
-import { creditsFooter, html, page, raw, tierClass, type Raw } from "./html.js";
+import { creditsFooter, html, linkHead, page, raw, tierClass, type Raw } from "./html.js";
 
 /** Every code the region page can refuse with: an unknown region, or the picks' own failures. */
 export const REGION_PAGE_ERRORS = ["not_found", "data_unavailable", "unavailable"] as const satisfies readonly ErrorCode[];
@@ -113,12 +113,7 @@ ${rules.length > 0 ? html`<p class="rules"><strong>Not considered for ${activity
   const credits = unionCredits(answers.flatMap((a) => a.days.map((r) => r.data_credits)));
   const title = `${region.name}: where to snorkel, dive, freedive and spearfish today and tomorrow`;
   const description = `The spot that suits each activity in ${region.name} today and tomorrow, the rules that keep spots out, and the ${region.spots.length} spots' forecasts.`;
-  const head = html`<meta name="description" content="${description}">
-<link rel="canonical" href="${ctx.links.regionPage(region.id)}">
-<meta property="og:type" content="website">
-<meta property="og:title" content="${title}">
-<meta property="og:description" content="${description}">
-<meta property="og:url" content="${ctx.links.regionPage(region.id)}">`;
+  const head = linkHead({ title, description, url: ctx.links.regionPage(region.id) });
 
   const body = html`<h1>${region.name}</h1>
 <p class="sub">${region.spots.length} ${region.spots.length === 1 ? "spot" : "spots"} · times in ${region.timezone} · ${ranked ? "spots ranked where their typical visibility is calibrated" : "facts only"}</p>

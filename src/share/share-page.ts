@@ -6,7 +6,7 @@ import type { ServiceContext } from "../context.js";
 import { CARD_HEIGHT, CARD_WIDTH } from "../limits.js";
 import { SERVICE_NAME } from "../attribution.js";
 import { cardImageModel } from "./card-image.js";
-import { creditsFooter, html, page, raw } from "./html.js";
+import { creditsFooter, html, linkHead, page, raw } from "./html.js";
 
 /** Path and query of an absolute URL on this service, so the page's own image loads same-origin. */
 function localPath(url: string): string {
@@ -34,13 +34,8 @@ export function sharePage(day: SpotDay, ctx: ServiceContext): string {
   const passed = day.notice?.code === DAY_PASSED;
   const forecastForDay = passed ? ctx.links.spotPage(c.spot_id) : ctx.links.spotPage(c.spot_id, c.date, c.activity);
 
-  const head = html`<meta name="description" content="${description}">
-<link rel="canonical" href="${c.links.share}">
-<meta property="og:type" content="website">
+  const head = html`${linkHead({ title, description, url: c.links.share })}
 <meta property="og:site_name" content="${SERVICE_NAME}">
-<meta property="og:title" content="${title}">
-<meta property="og:description" content="${description}">
-<meta property="og:url" content="${c.links.share}">
 <meta property="og:image" content="${c.image_url}">
 <meta property="og:image:type" content="image/png">
 <meta property="og:image:width" content="${CARD_WIDTH}">
