@@ -84,6 +84,8 @@ describe("live mode never falls back to seasonal norms", () => {
     const res = await r.svc.json("/api/v1/conditions?spot=hanauma-bay");
     expectProblem(r.svc, res.status, res.body, 503, "data_unavailable");
     expect(res.res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    // Why, in our words: which upstream and what it did, never its own error page.
+    expect((res.body as { detail: string }).detail).toContain(`(${UPSTREAM_NAME[upstream]}: answered with HTTP status 500)`);
   });
   it.each(["coops", "erddap"] as const)("%s down: still 200, from tide harmonics or the heuristic", async (upstream) => {
     const r = await live({ mode: "live", env: { ...HANG_TIMEOUT } });
@@ -98,6 +100,7 @@ describe("live mode never falls back to seasonal norms", () => {
     const first = await r.svc.json("/api/v1/conditions?spot=hanauma-bay");
     expectProblem(r.svc, first.status, first.body, 503, "data_unavailable");
     expect(first.res.headers.get("retry-after")).toBe("600");
+    expect((first.body as { detail: string }).detail).toContain("open-meteo-marine: request quota spent until its window resets");
     expect(r.svc.ctx.upstreams!.breakers["open-meteo-marine"].state).toBe("closed");
     // The first try and three retries.
     expect(r.stub.calls.marine).toBe(4);

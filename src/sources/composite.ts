@@ -52,7 +52,10 @@ export class CompositeSource implements Source {
       const retry = settled
         .map((r) => (r.status === "rejected" && r.reason instanceof SourceUnavailableError ? r.reason.retryAfterS : 0))
         .reduce((a, b) => Math.max(a, b), 60);
-      throw new SourceUnavailableError("live upstream data is unavailable for this spot", retry);
+      // Why, in our words ("open-meteo-marine: request quota spent …"), so a caller and an operator
+      // can tell a spent quota from an outage without reading the logs.
+      const why = [...new Set(settled.flatMap((r) => (r.status === "rejected" && r.reason instanceof SourceUnavailableError && r.reason.summary ? [r.reason.summary] : [])))];
+      throw new SourceUnavailableError(`live upstream data is unavailable for this spot${why.length ? ` (${why.join("; ")})` : ""}`, retry);
     }
     return merged;
   }

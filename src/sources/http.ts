@@ -20,6 +20,19 @@ export type UpstreamFailure =
   | "shape" // JSON, but not the documented format
   | "data"; // well-formed answer that says "no data here" (e.g. CO-OPS `error` key): upstream is healthy
 
+/** How a failure is told to a caller (the upstream's own message goes only to the log). */
+const FAILURE_WORDS: Record<UpstreamFailure, string> = {
+  circuit_open: "paused after repeated failures",
+  timeout: "did not answer in time",
+  network: "unreachable",
+  http: "answered with HTTP status",
+  rate_limited: "request quota spent until its window resets",
+  too_large: "answer too large to read",
+  malformed: "answer was not JSON",
+  shape: "answer was not in its documented format",
+  data: "has no data for this place",
+};
+
 export class UpstreamError extends SourceUnavailableError {
   override name = "UpstreamError";
   constructor(
@@ -31,6 +44,10 @@ export class UpstreamError extends SourceUnavailableError {
     readonly status: number | null = null,
   ) {
     super(`${upstream}: ${message}`, retryAfterS);
+  }
+
+  override get summary(): string {
+    return `${this.upstream}: ${FAILURE_WORDS[this.kind]}${this.kind === "http" && this.status !== null ? ` ${this.status}` : ""}`;
   }
 
   /** A failure of the upstream itself (down, slow, overloaded, garbled), not of one query. */

@@ -96,6 +96,11 @@ export class SourceUnavailableError extends Error {
   ) {
     super(message);
   }
+
+  /** What a caller may be told of the cause: words of ours, never an upstream's own text. */
+  get summary(): string | null {
+    return null;
+  }
 }
 
 export function emptyInputs(start: Date, hours: number): HourlyInputs {
