@@ -63,7 +63,7 @@ export const LAYERS = [
   {
     name: "surfaces",
     what: "how answers reach people: the request prelude, the REST router, Express for pages, discovery and health, problems, OpenAPI; the MCP server, the /mcp endpoint with its replays, discovery documents; the forecast and share pages and charts, the validation endpoint (a new page or route goes here)",
-    paths: ["^src/http/", "^src/mcp/(?!tool\\.ts$)", "^src/share/(forecast-chart|forecast-page|html|region-page|share-page)\\.ts$", "^src/failures\\.ts$", "^src/validation/route\\.ts$"],
+    paths: ["^src/http/", "^src/mcp/(?!tool\\.ts$)", "^src/share/(forecast-chart|forecast-page|html|region-page|share-page|units)\\.ts$", "^src/failures\\.ts$", "^src/validation/route\\.ts$"],
   },
   {
     name: "root",

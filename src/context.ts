@@ -64,10 +64,10 @@ export interface Links {
   docs: string;
   openapi: string;
   conditions(spotId: string): string;
-  /** The spot's forecast page; `date` and `activity` highlight a day. */
-  spotPage(spotId: string, date?: string, activity?: string | null): string;
+  /** The spot's forecast page; `date` and `activity` highlight a day; `units` switches them (and is remembered). */
+  spotPage(spotId: string, date?: string, activity?: string | null, units?: string): string;
   /** The region's page: the best spot per activity today and tomorrow, its rules and its spots. */
-  regionPage(regionId: string): string;
+  regionPage(regionId: string, units?: string): string;
   app(spotId: string, date?: string, activity?: string): string;
   /** Share page with Open Graph tags for a card. */
   share(spotId: string, date: string, activity: string | null): string;
@@ -82,8 +82,9 @@ export function makeLinks(config: Config): Links {
     docs: `${base}/docs`,
     openapi: `${base}/openapi.json`,
     conditions: (id) => `${base}/api/v1/conditions?spot=${encodeURIComponent(id)}`,
-    spotPage: (id, date, activity) => fillTemplate(`${base}/spots/{spot}?date={date}&activity={activity}`, { spot: id, date: date ?? "", activity: activity ?? "" }),
-    regionPage: (id) => `${base}/regions/${encodeURIComponent(id)}`,
+    spotPage: (id, date, activity, units) =>
+      fillTemplate(`${base}/spots/{spot}?date={date}&activity={activity}&units={units}`, { spot: id, date: date ?? "", activity: activity ?? "", units: units ?? "" }),
+    regionPage: (id, units) => fillTemplate(`${base}/regions/{region}?units={units}`, { region: id, units: units ?? "" }),
     app: (id, date, activity) => fillTemplate(config.appLinkTemplate, { spot: id, date: date ?? "", activity: activity ?? "" }),
     share: (id, date, activity) => `${base}/s/${encodeURIComponent(id)}/${date}${activity ? `?activity=${activity}` : ""}`,
     cardImage: (id, date, activity) => `${base}/cards/${encodeURIComponent(id)}/${date}.png${activity ? `?activity=${activity}` : ""}`,

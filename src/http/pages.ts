@@ -20,6 +20,7 @@ import { sendProblem } from "./problem.js";
 import { applyCommonHeaders, callerOf, requestState, writeHeadAll } from "./request-state.js";
 import { errorPage, sharePage } from "../share/share-page.js";
 import { REGION_PAGE_ERRORS, regionOrThrow, regionPage } from "../share/region-page.js";
+import { unitsAsked, unitsCookie, unitsRemembered, type Units } from "../share/units.js";
 
 /**
  * Every code each route can refuse with, for the OpenAPI document: its handler's, plus
@@ -157,8 +158,8 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
   // Built pages, for the data hour: valid while the hour and the spot's forecast version are the
   // same. Only a page that must be built counts against the caller's render budget.
   const pages = new LRUCache<string, CachedPage>({ maxSize: PAGE_CACHE_BYTES, sizeCalculation: (p) => p.html.length * 2 + 256 });
-  const cachedPage = async (req: Request, spotIds: string | readonly string[], build: () => Promise<{ html: string; builtFor: Date }>): Promise<CachedPage> => {
-    const key = JSON.stringify([req.path, req.query.date ?? null, req.query.activity ?? null]);
+  const cachedPage = async (req: Request, spotIds: string | readonly string[], build: () => Promise<{ html: string; builtFor: Date }>, units: Units | null = null): Promise<CachedPage> => {
+    const key = JSON.stringify([req.path, req.query.date ?? null, req.query.activity ?? null, units]);
     const hour = hourFloor(ctx.clock.now()).getTime();
     // A region page rests on every spot of its region: its version is theirs together (null while any has none).
     const ids = typeof spotIds === "string" ? [spotIds] : spotIds;
@@ -206,15 +207,31 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
     return page.html;
   });
 
+  /**
+   * The visitor's units: a link's `?units=` (remembered in a cookie from then on), else the cookie,
+   * else null (the page takes its region's). The page differs by cookie, so caches are told so.
+   */
+  const unitsOf = (req: Request, res: Response): Units | null => {
+    res.setHeader("Vary", "Cookie");
+    const asked = unitsAsked(req.query.units);
+    if (asked) {
+      res.setHeader("Set-Cookie", unitsCookie(asked));
+      return asked;
+    }
+    return unitsRemembered(req.headers.cookie);
+  };
+
   htmlRoute("/spots/:spot", async (req, res) => {
-    const page = await cachedPage(req, req.params.spot as string, () => forecastPage({ spot: req.params.spot, date: req.query.date, activity: req.query.activity }, ctx));
+    const units = unitsOf(req, res);
+    const page = await cachedPage(req, req.params.spot as string, () => forecastPage({ spot: req.params.spot, date: req.query.date, activity: req.query.activity, units }, ctx), units);
     cacheFor(res, page.builtFor);
     return page.html;
   });
 
   htmlRoute("/regions/:region", async (req, res) => {
     const region = regionOrThrow(ctx, req.params.region as string);
-    const page = await cachedPage(req, region.spots.map((s) => s.id), () => regionPage(region.id, ctx));
+    const units = unitsOf(req, res);
+    const page = await cachedPage(req, region.spots.map((s) => s.id), () => regionPage(region.id, ctx, units), units);
     cacheFor(res, page.builtFor);
     return page.html;
   });

@@ -3,6 +3,8 @@
 // Pure: plain values in, an SVG string out (every text value escaped).
 import { NO_DATA_COLOR, TIERS, tierById, type Rating } from "../forecast/tiers.js";
 import { round } from "../geo.js";
+import type { Units } from "../format.js";
+import { M_PER_FT } from "../forecast/visibility.js";
 import { tideHeightAt } from "../sources/tides.js";
 import type { TideEvent } from "../sources/types.js";
 import { addDays, dateLabel, localDate, localHHMM, shortDate, zonedInstant } from "../time/zone.js";
@@ -34,6 +36,8 @@ export interface ChartInput {
   highlight: string | null;
   /** Said in the tide panel when the spot has no tide to draw (no station within reach), else null. */
   noTide?: string | null;
+  /** Feet (default) or metres for visibility and tide. */
+  units?: Units;
 }
 
 // Layout in viewBox units; the page scales the SVG to its width (with a minimum so text stays legible).
@@ -54,6 +58,10 @@ const SCORE_LABEL_ROOM = 10;
 const n = (v: number) => round(v, 1);
 
 export function forecastChartSvg(c: ChartInput): string {
+  // Lengths arrive in feet; drawn in the visitor's units. Metres step by 5 (visibility) and 0.5 (tide).
+  const metric = c.units === "metric";
+  const len = (ft: number) => (metric ? ft * M_PER_FT : ft);
+  const unit = metric ? "m" : "ft";
   const t0 = zonedInstant(c.today, 0, c.timeZone).getTime();
   const t1 = zonedInstant(addDays(c.today, c.days), 0, c.timeZone).getTime();
   const x = (t: Date | number) => LEFT + ((typeof t === "number" ? t : t.getTime()) - t0) * (PLOT_W / (t1 - t0));
@@ -111,8 +119,8 @@ export function forecastChartSvg(c: ChartInput): string {
     const y = SCORE.top + SCORE.h - h;
     const tier = p.rating ? tierById(p.rating) : null;
     const tip = `${shortDate(localDate(p.start, c.timeZone))} ${localHHMM(p.start, c.timeZone)}–${localHHMM(p.end, c.timeZone)}: ${tier?.label ?? "not rated"} ${p.score}/100` +
-      (p.visibilityFt === null ? "" : `, visibility ${p.visibilityFt} ft`) +
-      (p.swellFt === null ? "" : `, swell ${p.swellFt} ft`) +
+      (p.visibilityFt === null ? "" : `, visibility ${metric ? Math.round(len(p.visibilityFt)) : p.visibilityFt} ${unit}`) +
+      (p.swellFt === null ? "" : `, swell ${metric ? round(len(p.swellFt), 1) : p.swellFt} ${unit}`) +
       (p.windKt === null ? "" : `, wind ${Math.round(p.windKt)} kt`);
     out.push(`<rect class="bar" x="${n(xa)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" rx="2" fill="${tier?.color ?? NO_DATA_COLOR}"><title>${esc(tip)}</title></rect>`);
     if (w >= 14) {
@@ -126,43 +134,45 @@ export function forecastChartSvg(c: ChartInput): string {
 
   // Visibility panel.
   const visPoints = c.periods.filter((p) => p.visibilityFt !== null);
-  const visMax = Math.max(30, Math.ceil(Math.max(0, ...visPoints.map((p) => p.visibilityFt!)) / 10) * 10);
-  const yVis = (ft: number) => VIS.top + VIS.h * (1 - ft / visMax);
-  out.push(`<text x="${LEFT}" y="${VIS.top - 6}" class="panel">Visibility (ft)</text>`);
-  for (const ft of [0, visMax / 2, visMax]) {
-    out.push(`<line x1="${LEFT}" y1="${n(yVis(ft))}" x2="${W - RIGHT}" y2="${n(yVis(ft))}" stroke="${PALETTE.grid}" stroke-width="${ft === 0 ? 1 : 0.6}"/>`);
-    out.push(`<text x="${LEFT - 6}" y="${n(yVis(ft) + 4)}" text-anchor="end" class="tick">${ft}</text>`);
+  const visStep = metric ? 5 : 10;
+  const visMax = Math.max(metric ? 10 : 30, Math.ceil(Math.max(0, ...visPoints.map((p) => len(p.visibilityFt!))) / visStep) * visStep);
+  const yVis = (v: number) => VIS.top + VIS.h * (1 - v / visMax);
+  out.push(`<text x="${LEFT}" y="${VIS.top - 6}" class="panel">Visibility (${unit})</text>`);
+  for (const v of [0, visMax / 2, visMax]) {
+    out.push(`<line x1="${LEFT}" y1="${n(yVis(v))}" x2="${W - RIGHT}" y2="${n(yVis(v))}" stroke="${PALETTE.grid}" stroke-width="${v === 0 ? 1 : 0.6}"/>`);
+    out.push(`<text x="${LEFT - 6}" y="${n(yVis(v) + 4)}" text-anchor="end" class="tick">${round(v, 1)}</text>`);
   }
   if (visPoints.length > 0) {
-    const pts = visPoints.map((p) => `${n(x((p.start.getTime() + p.end.getTime()) / 2))},${n(yVis(p.visibilityFt!))}`);
+    const pts = visPoints.map((p) => `${n(x((p.start.getTime() + p.end.getTime()) / 2))},${n(yVis(len(p.visibilityFt!)))}`);
     out.push(`<polyline class="vis" points="${pts.join(" ")}" fill="none" stroke="${PALETTE.visibility}" stroke-width="2.5" stroke-linejoin="round"/>`);
   }
 
   // Tide panel: the curve between extremes (the same cosine interpolation the forecast uses), then marks.
-  out.push(`<text x="${LEFT}" y="${TIDE.top - 6}" class="panel">${c.noTide ? "Tide" : "Tide (ft above MLLW)"}</text>`);
+  out.push(`<text x="${LEFT}" y="${TIDE.top - 6}" class="panel">${c.noTide ? "Tide" : `Tide (${unit} above MLLW)`}</text>`);
   // Marks only where periods are shown (the conditions endpoint's tide_events); the curve runs edge to edge.
   const marked = c.tideEvents.filter((e) => e.time.getTime() >= firstStart && e.time.getTime() < t1);
   const samples: [number, number][] = [];
   for (let t = t0; t <= t1; t += TIDE_STEP_MS) {
     const h = tideHeightAt(c.tideEvents, new Date(t));
-    if (h !== null) samples.push([t, h]);
+    if (h !== null) samples.push([t, len(h)]);
   }
   if (samples.length > 1) {
     const hs = samples.map((s) => s[1]);
-    const lo = Math.floor(Math.min(...hs));
-    const hi = Math.max(lo + 1, Math.ceil(Math.max(...hs)));
-    const yTide = (ft: number) => TIDE.top + 14 + (TIDE.h - 28) * (1 - (ft - lo) / (hi - lo));
-    for (const ft of [lo, hi]) {
-      out.push(`<line x1="${LEFT}" y1="${n(yTide(ft))}" x2="${W - RIGHT}" y2="${n(yTide(ft))}" stroke="${PALETTE.grid}" stroke-width="0.6"/>`);
-      out.push(`<text x="${LEFT - 6}" y="${n(yTide(ft) + 4)}" text-anchor="end" class="tick">${ft}</text>`);
+    const step = metric ? 0.5 : 1;
+    const lo = Math.floor(Math.min(...hs) / step) * step;
+    const hi = Math.max(lo + step, Math.ceil(Math.max(...hs) / step) * step);
+    const yTide = (v: number) => TIDE.top + 14 + (TIDE.h - 28) * (1 - (v - lo) / (hi - lo));
+    for (const v of [lo, hi]) {
+      out.push(`<line x1="${LEFT}" y1="${n(yTide(v))}" x2="${W - RIGHT}" y2="${n(yTide(v))}" stroke="${PALETTE.grid}" stroke-width="0.6"/>`);
+      out.push(`<text x="${LEFT - 6}" y="${n(yTide(v) + 4)}" text-anchor="end" class="tick">${v}</text>`);
     }
     const d = samples.map(([t, h], i) => `${i === 0 ? "M" : "L"}${n(x(t))},${n(yTide(h))}`).join("");
     out.push(`<path class="tide" d="${d}" fill="none" stroke="${PALETTE.tide}" stroke-width="2"/>`);
     for (const e of marked) {
       const ex = x(e.time);
-      const ey = yTide(e.heightFt);
-      const label = `${e.type === "high" ? "H" : "L"} ${round(e.heightFt, 1)}`;
-      const tip = `${e.type === "high" ? "High" : "Low"} tide ${round(e.heightFt, 2)} ft at ${shortDate(localDate(e.time, c.timeZone))} ${localHHMM(e.time, c.timeZone)}`;
+      const ey = yTide(len(e.heightFt));
+      const label = `${e.type === "high" ? "H" : "L"} ${round(len(e.heightFt), 1)}`;
+      const tip = `${e.type === "high" ? "High" : "Low"} tide ${round(len(e.heightFt), 2)} ${unit} at ${shortDate(localDate(e.time, c.timeZone))} ${localHHMM(e.time, c.timeZone)}`;
       out.push(`<circle class="tide-mark ${e.type}" cx="${n(ex)}" cy="${n(ey)}" r="3.5" fill="${e.type === "high" ? PALETTE.visibility : PALETTE.tide}"><title>${esc(tip)}</title></circle>`);
       out.push(`<text x="${n(ex)}" y="${n(e.type === "high" ? ey - 7 : ey + 15)}" text-anchor="middle" class="mark">${esc(label)}</text>`);
     }
@@ -181,7 +191,7 @@ export function forecastChartSvg(c: ChartInput): string {
   }
 
   const title = `Forecast chart: ${scored.length} three-hour periods over ${c.days} days`;
-  const desc = `Bars show each period's score, coloured by tier; the blue line is visibility in feet; ${
+  const desc = `Bars show each period's score, coloured by tier; the blue line is visibility in ${metric ? "metres" : "feet"}; ${
     samples.length > 1 ? "the grey curve is the tide with high (H) and low (L) marks" : "no tide is drawn (no tide station within reach)"
   }; shaded bands are night.`;
   return (

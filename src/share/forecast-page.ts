@@ -6,7 +6,7 @@ import { spotDay, type SpotDay } from "../decisions/spot-day.js";
 import type { ServiceContext } from "../context.js";
 import { TIERS } from "../forecast/tiers.js";
 import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, tierLabelFor } from "../forecast/norms.js";
-import { formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } from "../format.js";
+import { formatLength, formatSwell, formatTemp, formatVisibility, formatWind, splitMetric } from "../format.js";
 import { HORIZON_DAYS } from "../limits.js";
 import { TIDE_STATION_MAX_KM } from "../catalog/schema.js";
 import { MODELLED_TIDE_ID } from "../sources/tide-model.js";
@@ -21,11 +21,14 @@ import { getConditions } from "../../tools/get-conditions.js";
 import { forecastChartSvg } from "./forecast-chart.js";
 import { creditsFooter, html, linkHead, page, raw, tierClass, type Raw as RawHtml } from "./html.js";
 import { VALIDATION_PATH } from "../validation/report.js";
+import { defaultUnits, unitSwitch, type Units } from "./units.js";
 
 export interface ForecastPageInput {
   spot: Raw;
   date?: Raw;
   activity?: Raw;
+  /** The visitor's units (a link's or a remembered choice); null: the region's own. */
+  units?: Units | null;
 }
 
 /** A query value that is optional on a page: a bad one is ignored rather than failing the page. */
@@ -39,7 +42,7 @@ function lenient(name: string, v: Raw): string | null {
 
 const hhmm = (iso: string | null) => (iso ? iso.slice(11, 16) : "");
 
-/** A formatted metric with its metric conversion in a span that narrow screens hide. */
+/** A formatted metric with its conversion (or, for wind, its km/h) in a span of its own. */
 function metricCell(v: string | null): RawHtml {
   if (v === null) return html`–`;
   const { value, sub } = splitMetric(v);
@@ -79,6 +82,8 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
   const modelledTide = c.sources.includes(MODELLED_TIDE_ID);
   const hasTide = spot.tide_station !== null || modelledTide;
   const tz = spot.timezone;
+  const units = input.units ?? defaultUnits(spot.region.country);
+  const length = (ft: number | null) => (ft === null ? "–" : formatLength(ft, units));
   const today = localDate(ctx.clock.now(), tz);
   const lastDay = addDays(today, HORIZON_DAYS - 1);
   const dateIn = lenient("date", input.date);
@@ -112,6 +117,7 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
     tideEvents,
     highlight,
     noTide: hasTide ? null : NO_TIDE_CHART,
+    units,
   });
 
   const tidesOn = (date: string) => c.tide_events.filter((e) => e.time.slice(0, 10) === date);
@@ -124,11 +130,11 @@ export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext
   const now = c.now
     ? html`<section class="now" aria-label="Now">
 <strong>Now</strong> ${closedToday ? pill(null, `${CLOSED_ON_DATE} (water ${c.now.rating === null ? "not rated" : `${c.now.rating} ${c.now.score}`})`) : pill(c.now.rating, c.now.rating === null ? "not rated" : `${tierLabelFor(TIERS.find((t) => t.id === c.now!.rating)!.label, seasonal)} ${c.now.score}`)}
-· visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m, c.now.visibility_low_ft, c.now.visibility_high_ft) ?? "unknown"}
-· swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg, c.now.swell_height_m) ?? "unknown"}
+· visibility ${formatVisibility(c.now.visibility_ft, c.now.visibility_m, c.now.visibility_low_ft, c.now.visibility_high_ft, units) ?? "unknown"}
+· swell ${formatSwell(c.now.swell_height_ft, c.now.swell_period_s, c.now.swell_from_deg, c.now.swell_height_m, units) ?? "unknown"}
 · wind ${formatWind(c.now.wind_speed_kt, c.now.wind_from_deg, c.now.wind_gust_kt) ?? "unknown"}
-· water ${formatTemp(c.now.water_temp_c) ?? "unknown"}
-· tide ${hasTide ? `${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${c.now.tide_height_ft} ft)`}` : "not available (no station)"}
+· water ${formatTemp(c.now.water_temp_c, units) ?? "unknown"}
+· tide ${hasTide ? `${c.now.tide_state ?? "unknown"}${c.now.tide_height_ft === null ? "" : ` (${length(c.now.tide_height_ft)})`}` : "not available (no station)"}
 ${c.now.why ? html`<br><span>${c.now.why}</span>` : raw("")}
 </section>`
     : raw("");
@@ -146,15 +152,22 @@ ${TIERS.map((t, i) => html`<span><i class="${tierClass(t.id)}"></i>${t.label} ${
   const dayRows = days.map((d) => {
     const card = d.card;
     const window = card.best_window ? `${card.best_window.start_local}–${card.best_window.end_local}` : "–";
-    const tides = tidesOn(d.date).map((e) => `${e.type === "high" ? "H" : "L"} ${hhmm(e.time)} ${e.height_ft ?? "?"} ft`);
+    const tides = tidesOn(d.date).map((e) => `${e.type === "high" ? "H" : "L"} ${hhmm(e.time)} ${e.height_ft === null ? "?" : length(e.height_ft)}`);
+    // The card's own figures, in the visitor's units (the card JSON keeps feet first).
+    const p = d.period;
+    const metrics = {
+      visibility: p ? formatVisibility(p.visFt, p.json.visibility_m, p.json.visibility_low_ft, p.json.visibility_high_ft, units) : null,
+      swell: p ? formatSwell(p.swellFt, p.swellPeriodS, p.swellFromDeg, p.json.swell_height_m, units) : null,
+      water: p ? formatTemp(p.waterTempC, units) : null,
+    };
     return html`<tr${raw(d.date === highlight ? ' class="hl"' : "")}>
 <td class="day"><a href="${card.links.share}">${dateLabel(d.date, today)}</a>${dateLabel(d.date, today) === shortDate(d.date) ? "" : html`<br><small>${shortDate(d.date)}</small>`}</td>
 <td class="num" data-label="Window">${window}${sunLine(d.date)}</td>
 <td data-label="Rating">${d.notice ? html`${pill(null, card.score === null ? card.tier_label : String(card.score))}<br><small class="note">${d.notice.title}</small>` : isSeasonalTierLabel(card.tier_label) ? html`${pill(card.tier, `${TIERS.find((t) => t.id === card.tier)!.label} ${card.score}`)}<br><small class="note">${SEASONAL_NORM_LABEL}</small>` : pill(card.tier, card.score === null ? card.tier_label : `${card.tier_label} ${card.score}`)}</td>
-<td data-label="Visibility">${metricCell(card.metrics.visibility)}</td>
-<td data-label="Swell">${metricCell(card.metrics.swell)}</td>
+<td data-label="Visibility">${metricCell(metrics.visibility)}</td>
+<td data-label="Swell">${metricCell(metrics.swell)}</td>
 <td data-label="Wind">${metricCell(card.metrics.wind)}</td>
-<td data-label="Water">${metricCell(card.metrics.water_temp)}</td>
+<td data-label="Water">${metricCell(metrics.water)}</td>
 ${hasTide ? html`<td class="num tides" data-label="Tides">${tides.map((t, i) => (i === 0 ? t : html`<br>${t}`))}</td>` : raw("")}
 </tr>`;
   });
@@ -163,10 +176,10 @@ ${hasTide ? html`<td class="num tides" data-label="Tides">${tides.map((t, i) => 
     (p) => html`<tr${raw(p.start!.slice(0, 10) === highlight ? ' class="hl"' : "")}>
 <td class="num">${shortDate(p.start!.slice(0, 10))} ${hhmm(p.start)}–${hhmm(p.end)}</td>
 <td>${pill(p.rating, p.score === null ? "–" : seasonal ? `${p.score} · norm` : String(p.score))}</td>
-<td class="num">${p.visibility_ft === null ? "–" : `${p.visibility_ft} ft`}</td>
-<td class="num">${p.swell_height_ft === null ? "–" : `${p.swell_height_ft} ft`}${p.swell_period_s === null ? "" : ` @ ${Math.round(p.swell_period_s)} s`}</td>
+<td class="num">${units === "metric" && p.visibility_ft !== null ? formatLength(p.visibility_ft, units, 0) : length(p.visibility_ft)}</td>
+<td class="num">${length(p.swell_height_ft)}${p.swell_period_s === null ? "" : ` @ ${Math.round(p.swell_period_s)} s`}</td>
 <td class="num">${p.wind_speed_kt === null ? "–" : `${Math.round(p.wind_speed_kt)} kt`}</td>
-${hasTide ? html`<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height_ft === null ? "" : ` ${p.tide_height_ft} ft`}</td>` : raw("")}
+${hasTide ? html`<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height_ft === null ? "" : ` ${length(p.tide_height_ft)}`}</td>` : raw("")}
 </tr>`,
   );
 
@@ -181,7 +194,7 @@ ${hasTide ? html`<td class="num hide-sm">${p.tide_state ?? "–"}${p.tide_height
   const head = linkHead({ title, description, url: ctx.links.spotPage(spot.id) });
 
   const body = html`<h1>${c.spot.name}</h1>
-<p class="sub"><a href="${ctx.links.regionPage(c.spot.region.id)}">${c.spot.region.name}</a> · 7-day forecast${doing ? ` · ${activity!.label}` : ""} · times in ${tz}${seasonal ? " · seasonal norms, not a live forecast" : ""}</p>
+<p class="sub"><a href="${ctx.links.regionPage(c.spot.region.id)}">${c.spot.region.name}</a> · 7-day forecast${doing ? ` · ${activity!.label}` : ""} · times in ${tz}${seasonal ? " · seasonal norms, not a live forecast" : ""} · ${unitSwitch(units, (u) => ctx.links.spotPage(spot.id, highlight ?? undefined, activity?.id, u))}</p>
 ${now}
 <h2>Next 7 days</h2>
 ${legend}
@@ -195,7 +208,7 @@ ${dayTable}
 <tbody>${periodRows}</tbody>
 </table></div>
 </details>
-<p>Visibility is a ${c.data_quality.visibility_source ?? "unknown"} estimate; data freshness: ${c.data_quality.freshness ?? "unknown"}. ${hasTide ? "Tide heights are feet above MLLW. " : ""}JSON: <a href="${ctx.links.conditions(spot.id)}">conditions for this spot</a>.</p>
+<p>Visibility is a ${c.data_quality.visibility_source ?? "unknown"} estimate; data freshness: ${c.data_quality.freshness ?? "unknown"}. ${hasTide ? `Tide heights are ${units === "metric" ? "metres" : "feet"} above MLLW. ` : ""}JSON: <a href="${ctx.links.conditions(spot.id)}">conditions for this spot</a>.</p>
 <p>How good the visibility model is, region by region, against satellite observations: <a href="${ctx.links.base}${VALIDATION_PATH}">validation figures</a>.</p>
 ${creditsFooter(c.data_credits, c.attribution)}`;
 

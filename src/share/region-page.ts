@@ -17,6 +17,8 @@ import { addDays, localDate } from "../time/zone.js";
 import { suggestRegions, didYouMean } from "../catalog/suggest.js";
 import { recommendSpot } from "../../tools/recommend-spot.js";
 import { creditsFooter, html, linkHead, page, raw, tierClass, type Raw } from "./html.js";
+import { M_PER_FT } from "../forecast/visibility.js";
+import { defaultUnits, unitSwitch, type Units } from "./units.js";
 
 /** Every code the region page can refuse with: an unknown region, or the picks' own failures. */
 export const REGION_PAGE_ERRORS = ["not_found", "data_unavailable", "unavailable"] as const satisfies readonly ErrorCode[];
@@ -69,8 +71,10 @@ function pickLine(r: RecommendationJson, ctx: ServiceContext): Raw {
 <br><small>${top.why.summary}</small>`;
 }
 
-export async function regionPage(regionId: string, ctx: ServiceContext): Promise<RenderedRegionPage> {
+export async function regionPage(regionId: string, ctx: ServiceContext, chosen: Units | null = null): Promise<RenderedRegionPage> {
   const region = regionOrThrow(ctx, regionId);
+  const units = chosen ?? defaultUnits(region.country);
+  const depth = (m: number) => (units === "metric" ? `${m}` : `${Math.round(m / M_PER_FT)}`);
   const today = localDate(ctx.clock.now(), region.timezone);
   const days = [today, addDays(today, 1)];
   const answers = await Promise.all(
@@ -104,7 +108,7 @@ ${rules.length > 0 ? html`<p class="rules"><strong>Not considered for ${activity
     return html`<tr>
 <td><a href="${ctx.links.spotPage(s.id)}">${s.name}</a>${closedToday ? html`<br><small class="note">Closed today</small>` : raw("")}</td>
 <td class="hide-sm">${s.entry.join(", ")}</td>
-<td class="num hide-sm">${s.typical_depth_m}–${s.max_depth_m} m</td>
+<td class="num hide-sm">${depth(s.typical_depth_m)}–${depth(s.max_depth_m)} ${units === "metric" ? "m" : "ft"}</td>
 <td>${standing}${s.coord.confidence === "approximate" ? html`<br><small>Position approximate</small>` : raw("")}</td>
 <td>${rules.length === 0 ? "None recorded" : rules.map((r, i) => html`${i > 0 ? html`<br>` : ""}${r}`)}</td>
 </tr>`;
@@ -116,7 +120,7 @@ ${rules.length > 0 ? html`<p class="rules"><strong>Not considered for ${activity
   const head = linkHead({ title, description, url: ctx.links.regionPage(region.id) });
 
   const body = html`<h1>${region.name}</h1>
-<p class="sub">${region.spots.length} ${region.spots.length === 1 ? "spot" : "spots"} · times in ${region.timezone} · ${ranked ? "spots ranked where their typical visibility is calibrated" : "facts only"}</p>
+<p class="sub">${region.spots.length} ${region.spots.length === 1 ? "spot" : "spots"} · times in ${region.timezone} · ${ranked ? "spots ranked where their typical visibility is calibrated" : "facts only"} · ${unitSwitch(units, (u) => ctx.links.regionPage(region.id, u))}</p>
 ${ranked ? raw("") : html`<div class="notice" role="note"><strong>Not ranked</strong>${notRankedSentence(region.name)} Each spot's forecast page gives its facts; the rules below still apply.</div>`}
 <h2>Best spot by activity</h2>
 <p class="sub">The best daylight window at the top spot, from the same ranking the API and AI assistants get. Tap a spot for its 7 days.</p>
