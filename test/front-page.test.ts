@@ -7,10 +7,10 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { LAND_ASSET_PATH } from "../src/http/world-map.js";
+import { LAND_ASSET_PATH, REGION_MAPS_PATH } from "../src/http/world-map.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { FrontIndexSchema } from "../src/schemas/health.js";
-import { makeLandAsset } from "../scripts/world-map.js";
+import { makeLandAsset, makeRegionMaps } from "../scripts/world-map.js";
 import { describeInBrowser, launchChromium, recordPageProblems } from "./helpers/browser.js";
 import { startService, type TestService } from "./helpers/service.js";
 
@@ -29,6 +29,10 @@ describe("the map's land outline", () => {
     expect(checkedIn).toBe(JSON.stringify(makeLandAsset()) + "\n");
     expect(checkedIn.length).toBeLessThan(40_000);
   });
+
+  it("and each region page's coastline are exactly what scripts/world-map.ts makes (npm run data:map rewrites them)", () => {
+    expect(readFileSync(REGION_MAPS_PATH, "utf8")).toBe(JSON.stringify(makeRegionMaps()) + "\n");
+  }, 120_000);
 
   it("is read at run time as data: no file of the service imports a devDependency", () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };

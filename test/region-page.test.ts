@@ -4,6 +4,7 @@
 // declines to rank says so and shows no score; an unknown region is a 404 page naming the near miss.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
+import { regionFrame, regionMapsAsset } from "../src/http/world-map.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { startService, type TestService } from "./helpers/service.js";
 
@@ -79,7 +80,7 @@ describe("GET /regions/{region}", () => {
 
   it("lists every spot of the region with a link to its forecast, its ranking standing and its rules", () => {
     const region = catalog.region("us-hi-oahu")!;
-    const table = page.slice(page.indexOf("<h2>Spots</h2>"));
+    const table = page.slice(page.indexOf("<table", page.indexOf("<h2>Spots</h2>")));
     for (const s of region.spots) {
       const row = table.slice(table.indexOf(`/spots/${s.id}"`));
       expect(row.slice(0, 2000)).toContain(`>${s.name}</a>`);
@@ -91,6 +92,33 @@ describe("GET /regions/{region}", () => {
     expect(row).toContain("Closed today");
     expect(row).toContain("closed all day on Mondays and Tuesdays");
     expect(row).toMatch(/closed to spearfishing/);
+  });
+
+  it("maps every spot on the region's coast, numbered as in the list, each a link to its forecast", () => {
+    const region = catalog.region("us-hi-oahu")!;
+    const map = page.slice(page.indexOf('<figure class="region-map">'), page.indexOf("</figure>"));
+    expect(map).toContain(`<title id="rmap-title">Map of the ${region.spots.length} spots in ${region.name}</title>`);
+    // The coastline is drawn (Oʻahu is an island 1:10m shows), and every spot sits inside the frame.
+    expect(map).toMatch(/<path d="M[\d ]+L/);
+    const [, w, h] = /viewBox="0 0 (\d+) (\d+)"/.exec(map)!.map(Number);
+    region.spots.forEach((s, i) => {
+      const at = map.indexOf(`/spots/${s.id}" aria-label="${i + 1}. ${s.name}"><title>`);
+      expect(at, s.id).toBeGreaterThan(0);
+      const dot = /<circle cx="([\d.]+)" cy="([\d.]+)"/.exec(map.slice(at));
+      expect(dot, s.id).not.toBeNull();
+      expect(Number(dot![1])).toBeGreaterThan(0);
+      expect(Number(dot![1])).toBeLessThan(w!);
+      expect(Number(dot![2])).toBeGreaterThan(0);
+      expect(Number(dot![2])).toBeLessThan(h!);
+    });
+    const table = page.slice(page.indexOf("<table", page.indexOf("<h2>Spots</h2>")));
+    region.spots.forEach((s, i) => expect(table).toContain(`<td>${i + 1}. <a href="http://127.0.0.1`));
+  });
+
+  it("has a checked-in map for every region, framed on its spots as they are now (npm run data:map)", () => {
+    const maps = regionMapsAsset().regions;
+    expect(Object.keys(maps).sort()).toEqual(catalog.regions.map((r) => r.id).sort());
+    for (const r of catalog.regions) expect(maps[r.id]!.frame, r.id).toEqual(regionFrame(r.bbox));
   });
 
   it("is linked from the front page and from its spots' forecast and share pages", async () => {

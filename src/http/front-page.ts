@@ -8,14 +8,13 @@ import type { ServiceContext } from "../context.js";
 import { MCP_PATH } from "../mcp/http.js";
 import { PACKAGE } from "../package-info.js";
 import { html, page, PAGE_CSP, type Raw } from "../share/html.js";
-import { PALETTE } from "../share/palette.js";
+import { MAP_COLORS } from "../share/palette.js";
 import { landAsset, project } from "./world-map.js";
 
 /** The spot the page's examples use: tide station, no ranking needed, always in the catalogue. */
 export const SAMPLE_SPOT = "hanauma-bay";
 
 /** Map colours: a pale sea, grey-green land, spots in navy ringed white (over 3:1 on both). */
-const MAP_COLORS = { sea: "#DCEBF5", land: "#BFCDB8", coast: "#8C9C85", spot: PALETTE.navy, ring: "#FFFFFF" } as const;
 
 /** The links both forms of the front page give. */
 export function frontLinks(ctx: ServiceContext) {

@@ -72,6 +72,11 @@ main p,main li,main dd{overflow-wrap:anywhere}
 .forecast-chart .lbl{font-size:12px;fill:#5B6B7F}
 .forecast-chart .no-tide-text{font-size:15px;fill:#2A3B4E}
 .chart:focus-visible{outline:3px solid #0B5CAD;outline-offset:2px}
+.region-map{margin:12px 0;max-width:720px}
+.region-map svg{display:block;width:100%;height:auto;border-radius:12px;box-shadow:0 1px 4px rgba(11,31,51,.12)}
+.region-map text{font-size:13px;font-weight:700;fill:#fff;stroke:none;font-family:inherit}
+.region-map a:focus-visible circle{stroke:#FFB000;stroke-width:4}
+.region-map figcaption{font-size:13px;color:#4A5B6E;margin-top:4px}
 .no-tide{background:#fff;border-left:4px solid ${PALETTE.tide};border-radius:8px;padding:8px 14px;margin:12px 0;max-width:900px}
 .no-tide h3{font-size:16px;margin:0 0 4px}
 .no-tide p{margin:0}

@@ -20,6 +20,9 @@ export const PALETTE = {
   tide: "#5B6B7F",
 } as const;
 
+/** The maps (front page, region pages): sea, land, coastline, and a spot's dot with its ring. */
+export const MAP_COLORS = { sea: "#DCEBF5", land: "#BFCDB8", coast: "#8C9C85", spot: PALETTE.navy, ring: "#FFFFFF" } as const;
+
 function luminance(hex: string): number {
   const n = Number.parseInt(hex.slice(1, 7), 16);
   const channel = (c: number) => {

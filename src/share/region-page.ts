@@ -19,6 +19,8 @@ import { recommendSpot } from "../../tools/recommend-spot.js";
 import { creditsFooter, html, linkHead, page, raw, tierClass, type Raw } from "./html.js";
 import { M_PER_FT } from "../forecast/visibility.js";
 import { defaultUnits, unitSwitch, type Units } from "./units.js";
+import { projectInFrame, regionFrame, regionMapsAsset } from "../http/world-map.js";
+import { MAP_COLORS } from "./palette.js";
 
 /** Every code the region page can refuse with: an unknown region, or the picks' own failures. */
 export const REGION_PAGE_ERRORS = ["not_found", "data_unavailable", "unavailable"] as const satisfies readonly ErrorCode[];
@@ -51,6 +53,25 @@ function spotRules(spot: Spot, ctx: ServiceContext): string[] {
   }
   for (const [activity, u] of Object.entries(spot.unsuited)) rules.push(`Not for ${activity}: ${u!.note.replace(/\.$/, "")}`);
   return rules;
+}
+
+/**
+ * The region's spots on its coast: the checked-in 1:10m land clipped to the region (data/map), each
+ * spot a numbered dot linking its forecast page, numbered as in the spot list.
+ */
+function regionMap(region: Region, ctx: ServiceContext): Raw {
+  const asset = regionMapsAsset().regions[region.id];
+  const frame = asset?.frame ?? regionFrame(region.bbox);
+  const dots = region.spots.map((s, i) => {
+    const [x, y] = projectInFrame(frame, s.lon, s.lat);
+    return html`<a href="${ctx.links.spotPage(s.id)}" aria-label="${i + 1}. ${s.name}"><title>${i + 1}. ${s.name}</title><circle cx="${x}" cy="${y}" r="11"/><text x="${x}" y="${Math.round((y + 4) * 10) / 10}" text-anchor="middle">${i + 1}</text></a>`;
+  });
+  return html`<figure class="region-map"><svg viewBox="0 0 ${frame.width} ${frame.height}" role="group" aria-labelledby="rmap-title" xmlns="http://www.w3.org/2000/svg">
+<title id="rmap-title">Map of the ${region.spots.length} spots in ${region.name}</title>
+<rect width="${frame.width}" height="${frame.height}" fill="${MAP_COLORS.sea}"/>
+${asset ? html`<path d="${asset.d}" fill="${MAP_COLORS.land}" stroke="${MAP_COLORS.coast}" stroke-width="0.8"/>` : raw("")}
+<g fill="${MAP_COLORS.spot}" stroke="${MAP_COLORS.ring}" stroke-width="1.5">${dots}</g>
+</svg><figcaption>Each number is a spot in the list below; tap one for its forecast. Coastline: Natural Earth 1:10m, generalised (small islands and coves may not show); spot positions are the catalogue's own.</figcaption></figure>`;
 }
 
 /** Excluded spots' names grouped by reason, in the order the reasons first appear. */
@@ -97,7 +118,7 @@ ${rules.length > 0 ? html`<p class="rules"><strong>Not considered for ${activity
 </section>`;
   });
 
-  const spotRows = region.spots.map((s) => {
+  const spotRows = region.spots.map((s, i) => {
     const rules = spotRules(s, ctx);
     const closedToday = closureOn(s.access, today);
     const standing = s.ranked
@@ -106,7 +127,7 @@ ${rules.length > 0 ? html`<p class="rules"><strong>Not considered for ${activity
         ? "Not ranked: typical visibility estimated"
         : "Not ranked: the region gives facts only";
     return html`<tr>
-<td><a href="${ctx.links.spotPage(s.id)}">${s.name}</a>${closedToday ? html`<br><small class="note">Closed today</small>` : raw("")}</td>
+<td>${i + 1}. <a href="${ctx.links.spotPage(s.id)}">${s.name}</a>${closedToday ? html`<br><small class="note">Closed today</small>` : raw("")}</td>
 <td class="hide-sm">${s.entry.join(", ")}</td>
 <td class="num hide-sm">${depth(s.typical_depth_m)}–${depth(s.max_depth_m)} ${units === "metric" ? "m" : "ft"}</td>
 <td>${standing}${s.coord.confidence === "approximate" ? html`<br><small>Position approximate</small>` : raw("")}</td>
@@ -126,6 +147,7 @@ ${ranked ? raw("") : html`<div class="notice" role="note"><strong>Not ranked</st
 <p class="sub">The best daylight window at the top spot, from the same ranking the API and AI assistants get. Tap a spot for its 7 days.</p>
 ${activitySections}
 <h2>Spots</h2>
+${regionMap(region, ctx)}
 <div class="table-wrap"><table>
 <thead><tr><th scope="col">Spot</th><th scope="col" class="hide-sm">Entry</th><th scope="col" class="hide-sm">Depth</th><th scope="col">Ranking</th><th scope="col">Rules</th></tr></thead>
 <tbody>${spotRows}</tbody>
