@@ -75,10 +75,11 @@ describe("best day", () => {
     // Every full-support region has a winner for each ranked activity, with 7 days each, except
     // spearfishing where every spot lies in water closed to it or unsuited to it: parks (Bonaire,
     // Cozumel, Komodo, Phi Phi & Ko Lanta, Galápagos, Palau's Rock Islands, the Similans, Raja Ampat,
-    // Bunaken, Roatán's reserve with the Bay Islands speargun ban), national bans on spear guns
-    // (the Maldives, Belize's visitors, Curaçao), Grand Cayman's licence, Egypt's suspension of
-    // recreational fishing on its Red Sea coasts, and the Florida Keys, whose one open spot, the
-    // Duane wreck, lies beyond a breath-hold dive.
+    // Bunaken, Roatán's reserve with the Bay Islands speargun ban, the reported reserve off Tulamben),
+    // national bans on spear guns (the Maldives, Belize's visitors, Curaçao), Grand Cayman's licence,
+    // Egypt's suspension of recreational fishing on its Red Sea coasts, Aqaba's marine reserve (its one
+    // spot outside, the Power Station wall, is out because spear guns may not be brought into Jordan),
+    // and the Florida Keys, whose one open spot, the Duane wreck, lies beyond a breath-hold dive.
     const noSpearfishing = [
       "bq-bo-bonaire",
       "bz-bz-ambergris-lighthouse",
@@ -89,10 +90,12 @@ describe("best day", () => {
       "eg-js-dahab",
       "eg-js-sharm-el-sheikh",
       "hn-ib-roatan-west",
+      "id-ba-tulamben-amed",
       "id-nb-gili-islands",
       "id-nt-komodo",
       "id-pd-raja-ampat",
       "id-sa-bunaken",
+      "jo-aq-aqaba",
       "ky-gc-grand-cayman",
       "mv-26-male-atolls",
       "mx-roo-cozumel",

@@ -202,15 +202,17 @@ describe("all-zero swell", () => {
 describe("calls to the upstreams", () => {
   it("makes one call per region and endpoint for the whole catalogue in an hour, as budgeted", async () => {
     const r = await live({ mode: "auto" });
-    // Region by region, 30 s apart: the whole catalogue's first downloads (about 950 weighted calls)
-    // exceed Open-Meteo's 600 a minute, which the emulator enforces and the service keeps under by
-    // holding downloads back. Spread over 24 minutes of the same hour, every region is fetched once.
+    // Region by region, evenly spread over 24 minutes of the same hour (about 30 s apart): the whole
+    // catalogue's first downloads (about 1,000 weighted calls) exceed Open-Meteo's 600 a minute,
+    // which the emulator enforces and the service keeps under by holding downloads back. Every
+    // region is fetched once.
+    const STEP_MS = Math.floor((24 * 60_000) / catalog.regions.length);
     const downloadedAt = new Map<string, number>();
     const askRegionByRegion = async () => {
       for (const region of catalog.regions) {
         downloadedAt.set(region.id, r.svc.clock.now().getTime());
         for (const s of region.spots) expect((await r.svc.json(`/api/v1/conditions?spot=${s.id}`)).status).toBe(200);
-        r.svc.clock.advance(30_000);
+        r.svc.clock.advance(STEP_MS);
       }
     };
     await askRegionByRegion();
@@ -237,7 +239,7 @@ describe("calls to the upstreams", () => {
     // confirmed current from the free run metadata. Tides and satellite are asked once a day.
     const firstDownload = new Map(downloadedAt);
     r.stub.resetCalls();
-    r.svc.clock.advance(HOUR_MS - catalog.regions.length * 30_000);
+    r.svc.clock.advance(HOUR_MS - catalog.regions.length * STEP_MS);
     await askRegionByRegion();
     await r.svc.ctx.upstreams!.settled();
     const newRun = (api: "marine" | "forecast") =>
