@@ -95,11 +95,15 @@ describe("every error body carries source", () => {
     ["malformed JSON (400 -32700)", () => post(modernHeaders("tools/list"), '{"jsonrpc":'), 400],
     ["headers disagreeing with the body (400 -32020)", () => post(modernHeaders("tools/call", "list_coverage"), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "best_day", arguments: {}, _meta: META } }), 400],
     ["an unknown method (404 -32601)", () => post(modernHeaders("foo/bar"), { jsonrpc: "2.0", id: 1, method: "foo/bar", params: { _meta: META } }), 404],
+    ["tool arguments given as a list, 2026-07-28 (400 -32602)", () => post(modernHeaders("tools/call", "get_conditions"), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_conditions", arguments: ["hanauma-bay"], _meta: META } }), 400],
+    ["tool arguments given as a list, 2025-06-18 (400 -32602)", () => post({ ...LEGACY, "mcp-protocol-version": "2025-06-18" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_conditions", arguments: ["hanauma-bay"] } }), 400],
   ] as const)("%s", async (_what, send, status) => {
     const res = await send();
     expect(res.status).toBe(status);
     const body = await messageOf(res);
     expect(body.error.data.source).toMatchObject({ name: "Ocean Conditions", url: svc.base });
+    // Our words, never a validator's issue list.
+    expect(body.error.message).not.toMatch(/"code"|invalid_type|\[\n/);
   });
 
   it.each([

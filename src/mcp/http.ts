@@ -2,7 +2,8 @@
 // initialize-then-call eras at one URL), guarded against DNS rebinding by Host and Origin checks,
 // served from node:http. The SDK answers every request it is given, errors included (malformed
 // JSON is its -32700), except what it would answer without `source` or with the wrong code: an
-// oversized body (413), initialize params that do not validate, tool names from Object.prototype.
+// oversized body (413), initialize params that do not validate, tool names from Object.prototype,
+// tool arguments that are not an object.
 //
 // Replayed tool calls (2026-07-28 and 2025-era alike) skip the SDK: see replay.ts for when a stored
 // response may stand in for the SDK's. Measured in BENCHMARKS.md.
@@ -81,6 +82,11 @@ function paramsRefusal(body: unknown, source: Source): string | null {
   }
   if (method === "tools/call" && typeof p.name === "string" && p.name in Object.prototype) {
     return jsonRpcError(source, -32602, `Tool ${p.name} not found`, {}, id);
+  }
+  // Arguments that are not an object (a list, a string): the SDK's refusal dumps its validator's
+  // issue list, and in the 2026 era carries no source.
+  if (method === "tools/call" && p.arguments !== undefined && !isObject(p.arguments)) {
+    return jsonRpcError(source, -32602, "Invalid params: params.arguments must be an object of named arguments (list_coverage lists each tool's).", {}, id);
   }
   return null;
 }
