@@ -23,6 +23,7 @@ export function dependenciesOf(op: Operation, value: unknown, catalog: Catalog):
       return (value as { coverage: { regions: string[] } }).coverage.regions.flatMap((r) => catalog.region(r)?.spots.map((s) => s.id) ?? []);
     case "spots":
     case "coverage":
+    case "validation":
       return [];
   }
 }

@@ -16,6 +16,7 @@ import { regionValidation, VALIDATION_PATH, VALIDATION_SCHEMA, WORSE_THAN_CLIMAT
 import { ValidationSchema } from "../src/validation/schema.js";
 import { startService, type TestService } from "./helpers/service.js";
 import { connectClient } from "./helpers/mcp.js";
+import { expectProblem } from "./helpers/problem.js";
 
 const DAY = 24 * HOUR_MS;
 const T0 = Date.parse("2026-11-01T12:00:00Z");
@@ -273,6 +274,23 @@ describe("GET /api/v1/validation without satellite data", () => {
     const changed = await svc.json<Report>(VALIDATION_PATH);
     expect(changed.res.headers.get("etag")).not.toBe(etag);
     expect(byRegion(changed.body)["us-hi-maui"]!.pairs).toBe(1);
+  });
+
+  it("is metered like the facts: a caller past its hourly limit gets 429 rate_limited, 304s counted too", async () => {
+    const limited = await startService({ env: { RATE_LIMIT_FACTS_PER_HOUR: "3" } });
+    try {
+      const first = await limited.get(VALIDATION_PATH);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("ratelimit-policy")).toMatch(/facts/);
+      const etag = first.headers.get("etag")!;
+      expect((await limited.get(VALIDATION_PATH, { headers: { "If-None-Match": etag } })).status).toBe(304);
+      expect((await limited.get(VALIDATION_PATH)).status).toBe(200);
+      const refused = await limited.json<Record<string, unknown>>(VALIDATION_PATH);
+      expectProblem(limited, refused.status, refused.body, 429, "rate_limited");
+      expect(refused.res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    } finally {
+      await limited.close();
+    }
   });
 
   it("an MCP client reads where the figures are, and what 'not enough' means, in list_coverage's notes", async () => {

@@ -400,11 +400,15 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
       id: "getValidation",
       summary: "How good the visibility model is: each region's skill against satellite observations",
       description:
-        "Every satellite Kd490 observation of a spot is paired with the model's visibility for that spot and day (from that day's swell, wind and rain, never the satellite). Per region over a rolling window: pairs, bias, median absolute error and the rank correlation of anomalies with its interval, beside the same figures for the climatology baseline. Below the minimum pair count a region says \"not enough observations yet\" and carries no figures. Not metered; changes as observations arrive (7–11 days after the day they see). Built at most once a minute per instance and served with a strong ETag (If-None-Match gives 304).",
+        "Every satellite Kd490 observation of a spot is paired with the model's visibility for that spot and day (from that day's swell, wind and rain, never the satellite). Per region over a rolling window: pairs, bias, median absolute error and the rank correlation of anomalies with its interval, beside the same figures for the climatology baseline. Below the minimum pair count a region says \"not enough observations yet\" and carries no figures. Metered like the facts (the hourly and daily facts limits; a 304 counts too); changes as observations arrive (7–11 days after the day they see). Built at most once a minute per instance and served with a strong ETag (If-None-Match gives 304).",
       tag: "service",
-      headers: ["Cache-Control", "ETag"],
+      headers: ["Cache-Control", "ETag", "RateLimit-Policy", "RateLimit"],
       content: { "application/json": { schema: ref("schemas", "Validation") } },
-      extra: { "304": { description: "Not modified (If-None-Match matched the ETag)", headers: headerRefs("ETag", "Cache-Control") }, ...problemResponses([503], false, ["unavailable"]) },
+      extra: {
+        "304": { description: "Not modified (If-None-Match matched the ETag)", headers: headerRefs("ETag", "Cache-Control", "RateLimit-Policy", "RateLimit") },
+        ...problemResponses([429], true, ["rate_limited"]),
+        ...problemResponses([503], false, ["unavailable"]),
+      },
     }),
     "/": simpleGet({
       id: "getFrontPage",

@@ -14,7 +14,7 @@ import { aiFetcherOf, callerAddress, callerNetwork, type Caller } from "./caller
 import { KEY_QUERY_PARAMS, presentedKey, type KeyRegistry } from "./keys.js";
 import { LimitExceeded, rateLimitHeaders, RateLimits, type PolicyName } from "./limits.js";
 
-export const OPERATIONS = ["conditions", "spots", "coverage", "recommendations", "best-day"] as const;
+export const OPERATIONS = ["conditions", "spots", "coverage", "recommendations", "best-day", "validation"] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 const POLICIES: Record<Operation, readonly PolicyName[]> = {
@@ -25,6 +25,9 @@ const POLICIES: Record<Operation, readonly PolicyName[]> = {
   coverage: [],
   recommendations: ["decisions-burst"],
   "best-day": ["decisions-burst"],
+  // The validation record is served from a copy built at most once a minute; metered like the facts,
+  // so a flood of it spends the flooder's budget, not the instance's Redis and CPU.
+  validation: ["facts-hour", "facts-day"],
 };
 const SPOT_POLICIES: readonly PolicyName[] = ["spots-hour", "spots-day"];
 const RENDER_POLICIES: readonly PolicyName[] = ["renders-hour"];

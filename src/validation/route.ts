@@ -1,17 +1,25 @@
 // GET /api/v1/validation: the validation record as JSON (CORS and the common headers come from the
 // app's prelude, like every route), served from the record built at most once a minute
-// (src/validation/validation.ts), with a strong ETag (If-None-Match → 304).
+// (src/validation/validation.ts), with a strong ETag (If-None-Match → 304), metered like the facts
+// (a 304 too: it is a request all the same).
 import type { Express } from "express";
 import type { ServiceContext } from "../context.js";
 import { ServiceError } from "../errors.js";
 import { VALIDATION_PATH } from "./report.js";
 import { etagMatches } from "../http/caching.js";
+import { callerOf } from "../http/request-state.js";
 
 /** The figures change only when observations arrive (once a day per region): a few minutes' caching is honest. */
 export const VALIDATION_MAX_AGE_S = 300;
 
 export function registerValidation(app: Express, ctx: ServiceContext): void {
   app.get(VALIDATION_PATH, async (req, res, next) => {
+    try {
+      const admission = await ctx.meter.admit("validation", {}, callerOf(ctx, req, res));
+      for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
+    } catch (e) {
+      return next(e);
+    }
     let built;
     try {
       built = await ctx.validation.served();
