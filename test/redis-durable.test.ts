@@ -1,9 +1,12 @@
 // Allotments that survive: Redis run as docs/operations.md documents it (its persistence flags are
 // read from there), restarted, keeps every spent allotment and the failed-key lockout; a Redis run
-// without persistence forgets both, which is why the documented setup persists.
+// without persistence forgets the allotments, which is why the documented setup persists. A lockout
+// also stands in the instance's memory: a Redis that loses its counter (a restart without
+// persistence, or eviction under memory pressure) does not lift it.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../src/paths.js";
@@ -63,7 +66,30 @@ describeWithRedis("key allotments and lockouts across a Redis restart", () => {
     expect(await spendRestartAndAsk(documentedPersistence())).toEqual({ allotment: 402, lockedOut: 429 });
   }, 90_000);
 
-  it("without persistence a restart hands the allotment out again and lifts the lockout", async () => {
-    expect(await spendRestartAndAsk(NO_PERSISTENCE)).toEqual({ allotment: 200, lockedOut: 200 });
+  it("without persistence a restart hands the allotment out again; the lockout stands in the instance's memory", async () => {
+    expect(await spendRestartAndAsk(NO_PERSISTENCE)).toEqual({ allotment: 200, lockedOut: 429 });
+  }, 90_000);
+
+  it("a lockout whose counter Redis evicts stands, and a second address is still judged by Redis", async () => {
+    const redis = await startRedis(undefined, NO_PERSISTENCE);
+    const client = new Redis(redis.url);
+    let svc: TestService | undefined;
+    try {
+      svc = await startService({ env: { REDIS_URL: redis.url, AUTH_MODE: "metered", API_KEYS_FILE: keys, RATE_LIMIT_FAILED_KEYS: "2", TRUST_PROXY: "loopback" }, log: pino({ level: "silent" }) });
+      await expect.poll(() => svc!.json<{ status: string }>("/readyz").then((r) => r.body.status), { timeout: 20_000, interval: 100 }).toBe("ok");
+      const call = (key: string, from: string) => svc!.get(DECISION, { headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": from } }).then((r) => r.status);
+      expect([await call("oc_live_wrongwrong00", "198.51.100.7"), await call("oc_live_wrongwrong01", "198.51.100.7"), await call(FIVE, "198.51.100.7")]).toEqual([401, 401, 429]);
+      // What volatile-ttl does to a window near its end under memory pressure: the counter is gone.
+      const counters = await client.keys("oc:rl:failed-keys:*");
+      expect(counters.length).toBeGreaterThan(0);
+      await client.del(...counters);
+      expect(await call(FIVE, "198.51.100.7")).toBe(429);
+      // One wrong key from another address is counted, not a lockout.
+      expect([await call("oc_live_wrongwrong02", "198.51.100.8"), await call(FIVE, "198.51.100.8")]).toEqual([401, 200]);
+    } finally {
+      await svc?.close();
+      client.disconnect();
+      await redis.stop();
+    }
   }, 90_000);
 });

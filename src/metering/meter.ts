@@ -4,6 +4,7 @@
 // taken atomically when the call is admitted (so concurrent calls can never overspend it) and given
 // back if the answer then fails. Test keys are never charged.
 import type { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
 import type { Catalog } from "../catalog/catalog.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config.js";
@@ -97,6 +98,13 @@ export class Meter {
   readonly #catalog: Catalog;
   readonly #clock: Clock;
   readonly #allotments: Allotments;
+  /**
+   * Addresses locked out for failed keys, and until when (the clock's elapsed ms), in this
+   * instance's memory as well as Redis: a lockout stands here even if Redis loses its counter
+   * (evicted under memory pressure, or a restart without persistence), so a flood of new callers
+   * cannot lift it. Bounded like the in-memory counters.
+   */
+  readonly #lockouts: LRUCache<string, number>;
 
   constructor(opts: { config: Config; keys: KeyRegistry | null; catalog: Catalog; clock: Clock; redis: Redis | null }) {
     this.#config = opts.config;
@@ -105,6 +113,20 @@ export class Meter {
     this.#clock = opts.clock;
     this.limits = new RateLimits(opts.config.rateLimits, opts.redis, opts.catalog.spots.length, opts.clock);
     this.#allotments = new Allotments(opts.redis);
+    this.#lockouts = new LRUCache({ max: Math.max(1, opts.config.rateLimits.maxCallers) });
+  }
+
+  #lock(address: string, seconds: number): void {
+    this.#lockouts.set(address, this.#clock.elapsedMs() + seconds * 1000);
+  }
+
+  /** Seconds left of this instance's record of a lockout (0: none). */
+  #lockedFor(address: string): number {
+    const until = this.#lockouts.get(address);
+    if (until === undefined) return 0;
+    const left = Math.ceil((until - this.#clock.elapsedMs()) / 1000);
+    if (left <= 0) this.#lockouts.delete(address);
+    return Math.max(0, left);
   }
 
   get metered(): boolean {
@@ -233,12 +255,17 @@ export class Meter {
     // Failed attempts are counted per address; past the cap every keyed call from that address is
     // refused until the window ends, valid keys included, so guessing learns nothing meanwhile.
     const address = `ip:${caller.ip ? callerAddress(caller.ip) : "unknown"}`;
-    const [failed] = await this.limits.peek(FAILED_KEY_POLICIES, address, false);
-    if (failed && failed.remaining === 0) {
-      throw new ServiceError("rate_limited", `Too many failed key attempts from this address. Retry in ${failed.resetS} s.`, {
-        retryAfterS: Math.max(1, failed.resetS),
+    const lockedOut = (seconds: number) =>
+      new ServiceError("rate_limited", `Too many failed key attempts from this address. Retry in ${seconds} s.`, {
+        retryAfterS: Math.max(1, seconds),
         extra: { policy: "failed-keys" },
       });
+    const remembered = this.#lockedFor(address);
+    if (remembered > 0) throw lockedOut(remembered);
+    const [failed] = await this.limits.peek(FAILED_KEY_POLICIES, address, false);
+    if (failed && failed.remaining === 0) {
+      this.#lock(address, failed.resetS);
+      throw lockedOut(failed.resetS);
     }
     const refusal = !caller.key
       ? new ServiceError("invalid_key", "This key is not recognised.", { headers: auth })
@@ -246,7 +273,9 @@ export class Meter {
         ? new ServiceError("key_revoked", "This key has been revoked.", { headers: auth })
         : null;
     if (refusal) {
-      await this.limits.consume(FAILED_KEY_POLICIES, address, false).catch(() => undefined);
+      const states = await this.limits.consume(FAILED_KEY_POLICIES, address, false).catch(() => undefined);
+      const state = states?.[0];
+      if (state && state.remaining === 0) this.#lock(address, state.resetS);
       throw refusal;
     }
   }
