@@ -103,7 +103,7 @@ describe("every error body carries source", () => {
     const body = await messageOf(res);
     expect(body.error.data.source).toMatchObject({ name: "Ocean Conditions", url: svc.base });
     // Our words, never a validator's issue list.
-    expect(body.error.message).not.toMatch(/"code"|invalid_type|\[\n/);
+    expect((body.error as { message?: string }).message).not.toMatch(/"code"|invalid_type|\[\n/);
   });
 
   it.each([
