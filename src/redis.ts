@@ -11,6 +11,12 @@
 // - the client reconnects on its own (backing off up to 2 s); a connection counts again only once
 //   Redis has answered its handshake (INFO) within the deadline, which closes the breaker.
 // Each change of state is logged once; `/readyz` reports it (redisState).
+//
+// A Redis that answers can still refuse writes for want of memory (`OOM command not allowed`: its
+// maxmemory reached with nothing it may evict). The connection is then `full` until a write
+// succeeds again: logged once each way, and `/readyz` says `degraded` (redisMemoryState). Each user
+// already falls back as for a refusal (rate limits count in memory, answers are fetched locally;
+// allotments fail closed).
 import type { Logger } from "pino";
 import type { Redis } from "ioredis";
 import { createRequire } from "node:module";
@@ -30,8 +36,26 @@ export function redisState(redis: Redis | null): RedisState {
   return redis.status === "ready" && breakers.get(redis)?.up !== false ? "up" : "down";
 }
 
-/** Each connection's breaker: closed (`up`) once Redis has answered a handshake, open after a failure. */
-const breakers = new WeakMap<Redis, { up: boolean }>();
+/** Whether the connection's Redis refuses writes for want of memory: null without REDIS_URL. */
+export type RedisMemoryState = "ok" | "full" | null;
+
+export function redisMemoryState(redis: Redis | null): RedisMemoryState {
+  if (!redis) return null;
+  return breakers.get(redis)?.full ? "full" : "ok";
+}
+
+/** Each connection's breaker: closed (`up`) once Redis has answered a handshake, open after a failure; `full` after an OOM refusal. */
+const breakers = new WeakMap<Redis, { up: boolean; full: boolean }>();
+
+/** Commands that never need memory: their success says nothing about whether writes are accepted. */
+const READS = new Set(["get", "mget", "pttl", "ttl", "exists", "smembers", "sismember", "scard", "zscore", "zcard", "zrange", "info", "ping", "keys", "scan", "subscribe", "psubscribe", "unsubscribe", "punsubscribe", "multi", "client", "select", "hello", "auth"]);
+
+/** An OOM refusal, on its own or inside a transaction's EXECABORT. */
+function isOom(err: unknown): boolean {
+  const e = err as { message?: unknown; previousErrors?: { message?: unknown }[] } | null;
+  const oom = (m: unknown) => typeof m === "string" && m.startsWith("OOM");
+  return !!e && (oom(e.message) || (e.previousErrors ?? []).some((p) => oom(p.message)));
+}
 
 const TIMED_OUT = "Command timed out";
 
@@ -51,7 +75,7 @@ export function connectRedis(url: string, log: Logger): Redis {
     // Commands in flight when the connection drops are failed, never replayed on the next one.
     autoResendUnfulfilledCommands: false,
   });
-  const breaker = { up: false };
+  const breaker = { up: false, full: false };
   breakers.set(redis, breaker);
   const down = (message: string, err: string) => {
     if (breaker.up) log.warn({ err }, message);
@@ -92,7 +116,23 @@ export function connectRedis(url: string, log: Logger): Redis {
       settled = true;
       clearTimeout(timer);
     };
-    command.promise.then(done, done);
+    const write = !READS.has(String(command.name).toLowerCase());
+    command.promise.then(
+      () => {
+        done();
+        if (write && breaker.full) {
+          breaker.full = false;
+          log.info("redis accepting writes again");
+        }
+      },
+      (err: unknown) => {
+        done();
+        if (isOom(err) && !breaker.full) {
+          breaker.full = true;
+          log.warn({ err: (err as Error).message }, "redis out of memory: it refuses writes; rate limits and upstream answers fall back to this instance's memory, key allotments fail closed. Raise maxmemory, or see docs/operations.md");
+        }
+      },
+    );
     return reply;
   }) as typeof redis.sendCommand;
   return redis;

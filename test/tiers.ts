@@ -22,6 +22,7 @@ export const SLOW_TESTS: readonly string[] = [
   "test/redis.test.ts",
   "test/redis-durable.test.ts",
   "test/redis-hang.test.ts",
+  "test/redis-full.test.ts",
   "test/metering.test.ts",
   "test/validation-live.test.ts",
   // Chromium.

@@ -10,7 +10,7 @@ import type { ServiceContext } from "../context.js";
 import { isServiceError, ServiceError } from "../errors.js";
 import { asServiceError } from "../failures.js";
 import { MAX_QUERY_BYTES } from "../limits.js";
-import { redisState } from "../redis.js";
+import { redisMemoryState, redisState } from "../redis.js";
 import { mountDiscovery } from "../mcp/discovery.js";
 import { createMcpRoute, MCP_PATH } from "../mcp/http.js";
 import { API_ROUTES, serveApi } from "./api.js";
@@ -130,12 +130,14 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {
-    const checks = { catalog: ctx.catalog.spots.length > 0, tides: ctx.catalog.spots.every((s) => s.tide_station === null || ctx.harmonicTides.station(s.tide_station)), warm: !ctx.warming, draining: ctx.draining, redis: redisState(ctx.redis) };
+    const checks = { catalog: ctx.catalog.spots.length > 0, tides: ctx.catalog.spots.every((s) => s.tide_station === null || ctx.harmonicTides.station(s.tide_station)), warm: !ctx.warming, draining: ctx.draining, redis: redisState(ctx.redis), redis_memory: redisMemoryState(ctx.redis) };
     const ready = checks.catalog && checks.tides && checks.warm && !checks.draining;
     if (!ready) res.setHeader("Retry-After", "5");
-    // Redis down or not answering is degraded, not unready: every instance shares the one Redis, so
-    // taking them out of rotation would stop the service; each serves from its own memory instead.
-    json(res, ready ? 200 : 503, { status: ready ? (checks.redis === "down" ? "degraded" : "ok") : ctx.draining ? "draining" : "starting", checks, source: ctx.source });
+    // Redis down, not answering or refusing writes (out of memory) is degraded, not unready: every
+    // instance shares the one Redis, so taking them out of rotation would stop the service; each
+    // serves from its own memory instead.
+    const degraded = checks.redis === "down" || checks.redis_memory === "full";
+    json(res, ready ? 200 : 503, { status: ready ? (degraded ? "degraded" : "ok") : ctx.draining ? "draining" : "starting", checks, source: ctx.source });
   });
   registerSharePages(app, ctx);
   registerDocsPage(app, ctx);

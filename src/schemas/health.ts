@@ -9,7 +9,7 @@ export const ReadinessSchema = z
   .looseObject({
     status: z.enum(["ok", "degraded", "starting", "draining"]).meta({
       description:
-        "ok: catalogue and tide data are loaded and the start-up warm-up is done; degraded: ready, but Redis is down or not answering, so rate limits and upstream answers are this instance's own and key allotments are refused with 503 until it is back; starting: not yet; draining: shutting down",
+        "ok: catalogue and tide data are loaded and the start-up warm-up is done; degraded: ready, but Redis is down, not answering or refusing writes for want of memory, so rate limits and upstream answers are this instance's own and key allotments are refused with 503 until it is back; starting: not yet; draining: shutting down",
     }),
     checks: z.looseObject({
       catalog: z.boolean(),
@@ -17,6 +17,10 @@ export const ReadinessSchema = z
       warm: z.boolean(),
       draining: z.boolean(),
       redis: z.enum(["up", "down"]).nullable().meta({ description: "The shared Redis connection: up, down (refused, lost or not answering within its deadline), or null without REDIS_URL" }),
+      redis_memory: z
+        .enum(["ok", "full"])
+        .nullable()
+        .meta({ description: "full: Redis refused a write for want of memory (maxmemory reached with nothing it may evict) and has not accepted one since; null without REDIS_URL" }),
     }),
     source: SourceSchema,
   })
