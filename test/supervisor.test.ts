@@ -92,7 +92,7 @@ describe("a log reader that stops reading", () => {
 describe("npm start under a supervisor", () => {
   // npm runs the start script through a shell; SIGTERM to npm ends npm and the shell, and the server
   // used to be handed to init and keep serving on its port, so a restart failed with EADDRINUSE.
-  it("SIGTERM to the npm process ends the server and frees its port", async () => {
+  it.each(["SIGTERM", "SIGKILL"] as const)("%s to the npm process ends the server and frees its port", async (signal) => {
     const port = await freePort();
     const npm = spawn("npm", ["start", "--silent"], {
       cwd: PROJECT_ROOT,
@@ -111,7 +111,8 @@ describe("npm start under a supervisor", () => {
       expect(serverPid).toBeDefined();
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
-      npm.kill("SIGTERM");
+      // SIGKILL leaves npm's shell behind, still the server's parent: the server watches npm itself.
+      npm.kill(signal);
       await expect.poll(() => out.includes('"msg":"shut down cleanly"'), { timeout: 30_000, interval: 200 }).toBe(true);
       await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? "closed", { timeout: 30_000, interval: 200 }).toBe("closed");
       await expect.poll(() => alive(serverPid!), { timeout: 30_000, interval: 200 }).toBe(false);

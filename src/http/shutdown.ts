@@ -5,14 +5,56 @@
 // The forced exit is armed before anything else runs (a log line included), so nothing that can
 // stall (a log reader that stopped reading, a Redis that does not answer, a request that never ends)
 // can keep the process alive past the grace period.
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { ServiceContext } from "../context.js";
 import type { ServiceLogger } from "../logger.js";
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-/** How often a process started by npm looks whether npm is still its parent. */
+/** How often a process started by npm looks whether npm is still there. */
 const PARENT_CHECK_MS = 1_000;
+
+const SHELLS = new Set(["sh", "dash", "bash", "zsh", "ash"]);
+
+/** A process's parent pid (Linux /proc), or null where there is no /proc. */
+function parentOf(pid: number): number | null {
+  try {
+    // The command name may hold spaces and parentheses: the fields after it start at the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return null;
+  }
+}
+
+function commandOf(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * npm's own pid for a process npm started: the parent, or the parent's parent when npm ran the
+ * script through a shell that stayed (npm → sh → node).
+ */
+function npmPid(): number {
+  const parent = process.ppid;
+  const command = commandOf(parent);
+  const grandparent = command !== null && SHELLS.has(command) ? parentOf(parent) : null;
+  return grandparent !== null && grandparent > 1 ? grandparent : parent;
+}
 
 /** Part of the grace period kept for queued log lines to reach their reader before exiting. */
 const LOG_FLUSH_MS = 500;
@@ -50,12 +92,14 @@ export function installGracefulShutdown(
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
   // Under `npm start` the process runs below npm and a shell. A supervisor that signals npm ends npm
-  // and the shell, never this process, which is handed to init and would keep the port. So a process
-  // started by npm stops as on SIGTERM once its parent is gone (it has been re-parented).
+  // and the shell, never this process, which is handed to init and would keep the port; npm killed
+  // outright (SIGKILL) leaves the shell too. So a process started by npm stops as on SIGTERM once
+  // its parent is gone (it has been re-parented) or npm itself is.
   if (process.env.npm_lifecycle_event) {
     const parent = process.ppid;
+    const npm = npmPid();
     const watch = setInterval(() => {
-      if (process.ppid === parent) return;
+      if (process.ppid === parent && alive(npm)) return;
       clearInterval(watch);
       stop("parent exited");
     }, PARENT_CHECK_MS);
