@@ -23,6 +23,7 @@ export const SLOW_TESTS: readonly string[] = [
   "test/redis-durable.test.ts",
   "test/redis-hang.test.ts",
   "test/redis-full.test.ts",
+  "test/allotments.test.ts",
   "test/metering.test.ts",
   "test/validation-live.test.ts",
   // Chromium.

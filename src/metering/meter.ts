@@ -3,6 +3,7 @@
 // the render budget of share images and pages, and the free allotment of a key. An allotment is
 // taken atomically when the call is admitted (so concurrent calls can never overspend it) and given
 // back if the answer then fails. Test keys are never charged.
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import type { Catalog } from "../catalog/catalog.js";
@@ -48,26 +49,64 @@ const NO_REFUND = async () => {};
 /** Seconds a live key waits when its allotment cannot be checked (Redis unreachable in metered mode). */
 const ALLOTMENT_UNAVAILABLE_RETRY_S = 30;
 
+/** How long a charge's record is kept in Redis: long enough for a refund to follow it after an outage. */
+export const CHARGE_RECORD_MS = 10 * 60_000;
+/** How often refunds whose outcome was unknown are tried again while any wait. */
+const PENDING_REFUND_RETRY_MS = 2_000;
+/** Refunds waiting for Redis, at most (each a key id and a call id). */
+const MAX_PENDING_REFUNDS = 10_000;
+
+// Takes one call of a key's allotment unless used up, recording the charge under its call id, so a
+// refund can find it; a call already refunded (its refund ran first) is never charged.
+// KEYS: counter, charge record; ARGV: allotment, record ms. 1 = taken, 0 = not.
+const TAKE = `
+if redis.call('GET', KEYS[2]) then return 0 end
+local used = redis.call('INCR', KEYS[1])
+if used > tonumber(ARGV[1]) then
+  redis.call('DECR', KEYS[1])
+  return 0
+end
+redis.call('SET', KEYS[2], 'charged', 'PX', ARGV[2])
+return 1`;
+
+// Gives back the call's charge once, however often it is asked; if the charge has not happened yet
+// (a take still in flight to a Redis that hung), marks the call refunded so the take never charges.
+const GIVE_BACK = `
+if redis.call('GET', KEYS[2]) == 'charged' then
+  redis.call('DECR', KEYS[1])
+end
+redis.call('SET', KEYS[2], 'refunded', 'PX', ARGV[1])
+return 1`;
+
 /**
- * Decision calls used per key: Redis INCR when REDIS_URL is set (one count for every instance),
+ * Decision calls used per key: a Redis counter when REDIS_URL is set (one count for every instance),
  * else this instance's memory (keys come from a fixed file, so this map is bounded by it).
- * With Redis configured but unreachable, `take` throws: a live key fails closed.
+ * With Redis configured but unreachable, `take` throws: a live key fails closed. A take whose
+ * outcome is unknown (Redis stopped answering while it was in flight, and may still run it when it
+ * resumes) is refunded once Redis answers again: each charge carries a call id, and a refund is
+ * idempotent and may even run before the charge, so a refused call never costs the key a call.
  */
-class Allotments {
+export class Allotments {
   readonly #redis: Redis | null;
   readonly #memory = new Map<string, number>();
+  readonly #pending = new Map<string, string>();
+  #retry: NodeJS.Timeout | null = null;
 
   constructor(redis: Redis | null) {
     this.#redis = redis;
+    redis?.on("ready", () => void this.settlePending());
   }
 
-  /** Takes one call; false (and nothing taken) when `allotment` is used up. */
-  async take(keyId: string, allotment: number): Promise<boolean> {
+  /** Takes one call for `callId`; false (and nothing taken) when `allotment` is used up. */
+  async take(keyId: string, allotment: number, callId: string): Promise<boolean> {
     if (this.#redis) {
-      const used = await this.#redis.incr(`oc:allotment:${keyId}`);
-      if (used <= allotment) return true;
-      await this.#redis.decr(`oc:allotment:${keyId}`);
-      return false;
+      try {
+        return (await this.#redis.eval(TAKE, 2, `oc:allotment:${keyId}`, `oc:charge:${keyId}:${callId}`, allotment, CHARGE_RECORD_MS)) === 1;
+      } catch (e) {
+        // It may have run, or may yet: refunded as soon as Redis answers.
+        this.#remember(keyId, callId);
+        throw e;
+      }
     }
     const used = this.#memory.get(keyId) ?? 0;
     if (used >= allotment) return false;
@@ -75,12 +114,46 @@ class Allotments {
     return true;
   }
 
-  async giveBack(keyId: string): Promise<void> {
+  async giveBack(keyId: string, callId: string): Promise<void> {
     if (this.#redis) {
-      await this.#redis.decr(`oc:allotment:${keyId}`);
+      try {
+        await this.#redis.eval(GIVE_BACK, 2, `oc:allotment:${keyId}`, `oc:charge:${keyId}:${callId}`, CHARGE_RECORD_MS);
+      } catch {
+        this.#remember(keyId, callId);
+      }
       return;
     }
     this.#memory.set(keyId, Math.max(0, (this.#memory.get(keyId) ?? 1) - 1));
+  }
+
+  /** Refunds still waiting for Redis (tests, and /readyz could report it). */
+  get pendingRefunds(): number {
+    return this.#pending.size;
+  }
+
+  #remember(keyId: string, callId: string): void {
+    if (this.#pending.size >= MAX_PENDING_REFUNDS) return;
+    this.#pending.set(callId, keyId);
+    this.#retry ??= setInterval(() => void this.settlePending(), PENDING_REFUND_RETRY_MS);
+    this.#retry.unref();
+  }
+
+  /** Tries every waiting refund once; those that fail again keep waiting. */
+  async settlePending(): Promise<void> {
+    const redis = this.#redis;
+    if (!redis) return;
+    for (const [callId, keyId] of [...this.#pending]) {
+      try {
+        await redis.eval(GIVE_BACK, 2, `oc:allotment:${keyId}`, `oc:charge:${keyId}:${callId}`, CHARGE_RECORD_MS);
+        this.#pending.delete(callId);
+      } catch {
+        return;
+      }
+    }
+    if (this.#pending.size === 0 && this.#retry) {
+      clearInterval(this.#retry);
+      this.#retry = null;
+    }
   }
 }
 
@@ -162,8 +235,9 @@ export class Meter {
     const key = caller.key;
     if (this.metered && isDecision(op) && key && !key.test && key.allotment !== null) {
       let taken: boolean;
+      const callId = randomUUID();
       try {
-        taken = await this.#allotments.take(key.id, key.allotment);
+        taken = await this.#allotments.take(key.id, key.allotment, callId);
       } catch {
         throw new ServiceError("unavailable", "This key's allotment cannot be checked just now (its store is unreachable), so the call was not made. Retry shortly.", {
           retryAfterS: ALLOTMENT_UNAVAILABLE_RETRY_S,
@@ -177,7 +251,7 @@ export class Meter {
       return {
         headers: rateLimitHeaders(states),
         refund: async () => {
-          await this.#allotments.giveBack(key.id).catch(() => undefined);
+          await this.#allotments.giveBack(key.id, callId);
         },
       };
     }
