@@ -175,6 +175,22 @@ describe("share images and pages", () => {
     expect(statuses.filter((s) => s === 503)).toHaveLength(spots.length - 2);
   });
 
+  it("keeps the renderer's last place for a caller with none in flight, so four callers cannot fill it", async () => {
+    // 8 places (1 drawing, 7 waiting), a share of 2 each: four addresses asking 3 cards each could
+    // hold all 8 between them; the last place stays free for a fifth.
+    const svc = await service({ RENDER_CONCURRENCY: "1", RENDER_QUEUE: "7", TRUST_PROXY: "loopback" });
+    const spots = ["hanauma-bay", "sharks-cove", "electric-beach", "three-tables", "waimea-bay", "china-walls", "magic-island", "kuilima-cove", "pokai-bay", "ko-olina-lagoons", "lanikai-beach", "kawela-bay"];
+    const callers = ["198.51.100.11", "198.51.100.12", "198.51.100.13", "198.51.100.14"];
+    const greedy = spots.map((s, i) => svc.get(`/cards/${s}/2026-11-23.png?activity=snorkel`, xff(callers[i % 4]!)).then((r) => r.status));
+    const first503 = await Promise.race(greedy.map((p) => p.then((s) => (s === 503 ? s : new Promise<number>(() => {})))));
+    expect(first503).toBe(503);
+    const other = await svc.get("/cards/hanauma-bay/2026-11-24.png?activity=snorkel", xff("203.0.113.19"));
+    expect(other.status).toBe(200);
+    // The four kept their shares but the one place (7 of 8, more if a card finished meanwhile).
+    const statuses = await Promise.all(greedy);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(7);
+  });
+
   it("compresses and caches /openapi.json", async () => {
     const svc = await service({});
     const plain = await fetchRaw(svc.base, "/openapi.json", {});

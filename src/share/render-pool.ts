@@ -2,7 +2,9 @@
 // at most RENDER_QUEUE waiting; past that a render is refused at once with 503 unavailable and
 // Retry-After instead of piling up. One caller holds at most a quarter of those places (drawn and
 // waiting together; RenderPool.share), so a caller keeping many fresh renders in flight is refused
-// its own past that while everyone else's cards are still drawn. Drawing a card takes about 45 ms of CPU; in the main thread that
+// its own past that while everyone else's cards are still drawn; and the last free place is kept for
+// a caller with none in flight, so four callers (four addresses, or four /64s of one /48) holding a
+// quarter each cannot fill the renderer between them. Drawing a card takes about 45 ms of CPU; in the main thread that
 // held up every other request for as long.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +13,9 @@ import { ServiceError } from "../errors.js";
 import { PROJECT_ROOT } from "../paths.js";
 import type { CardImageModel } from "./card-draw.js";
 import type { CardRenderer } from "./card-image.js";
+
+/** Places kept free for callers holding none: a caller with renders in flight may not take the last. */
+const PLACES_KEPT_FOR_NEWCOMERS = 1;
 
 /** Seconds a caller refused by a full render queue is asked to wait. */
 export const RENDER_BUSY_RETRY_S = 2;
@@ -112,6 +117,14 @@ export class RenderPool implements CardRenderer {
   render(model: CardImageModel, owner?: string): Promise<Buffer> {
     if (this.#closed) return Promise.reject(new ServiceError("unavailable", "The service is shutting down.", { retryAfterS: RENDER_BUSY_RETRY_S }));
     const held = owner === undefined ? 0 : (this.#owners.get(owner) ?? 0);
+    const freePlaces = this.#size - this.busy + this.#queueMax - this.#queue.length;
+    if (owner !== undefined && held > 0 && freePlaces <= PLACES_KEPT_FOR_NEWCOMERS && held < this.share) {
+      return Promise.reject(
+        new ServiceError("unavailable", `The renderer's last free place is kept for callers with no share image being drawn, and ${held} of yours are. Retry in ${RENDER_BUSY_RETRY_S} s.`, {
+          retryAfterS: RENDER_BUSY_RETRY_S,
+        }),
+      );
+    }
     if (owner !== undefined && held >= this.share) {
       return Promise.reject(
         new ServiceError("unavailable", `${held} of your share images are already being drawn, your share of the renderer. Retry in ${RENDER_BUSY_RETRY_S} s.`, {
