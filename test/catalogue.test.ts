@@ -307,8 +307,6 @@ describe("spearfishing closures: the areas particular spots are closed by", () =
     { area: "Raja Ampat Marine Park: Dampier Strait MPA", spots: ["cape-kri"] },
     { area: "Samadai Reef (Dolphin House) special protection zone", spots: ["shaab-samadai"] },
     { area: "Race Rocks Marine Protected Area and Ecological Reserve", spots: ["race-rocks"] },
-    { area: "Zenobia wreck no-fishing zone (Larnaca Bay)", spots: ["zenobia-wreck"] },
-    { area: "Protaras artificial reef (Liberty and Nemesis III wrecks)", spots: ["liberty-wreck"] },
   ];
 
   const ids = (spots: Spots) =>
@@ -396,13 +394,11 @@ describe("what an activity offers and leaves out at particular places", () => {
     { claim: "Scapa Flow claims no ban; the deep wrecks and the tide-race blockships are out, three shallow sites left", query: sp("gb-ork-scapa-flow"), noClosure: true, excluded: { ...reasons(SCAPA_DEEP, "unsuited_depth"), ...reasons(BURRA_SOUND, "unsuited_hazard") }, picks: ["churchill-barrier-3-blockships", "f2-and-yc21", "sms-karlsruhe"] },
     { claim: "Moorea's three shelves are out for their traffic and swimmers, not as closed water", query: sp("pf-idv-tahiti-moorea"), excluded: reasons(["papetoai-tiki-garden", "opunohu-pass-reef", "cooks-bay-pass-reef"], "unsuited_hazard") },
     { claim: "Koh Tao closes no spot but keeps the training and snorkelling sites out for their use", query: `${sp("th-84-koh-tao")}&date=2026-11-22`, noClosure: true, excluded: reasons(["twins-koh-nang-yuan", "japanese-gardens-koh-tao", "buoyancy-world-koh-tao"], "unsuited_use"), picks: "some" },
-    { claim: "Cyprus closes the Zenobia and the Protaras reef wrecks; Green Bay and The Chapel are out for their bathers and cliff jumpers", query: sp("cy-04-larnaca-ayia-napa"), excluded: { "zenobia-wreck": "closed_to_spearfishing", "liberty-wreck": "closed_to_spearfishing", "green-bay-protaras": "unsuited_use", "the-chapel-cape-greco": "unsuited_hazard" }, picksAmong: ["cyclops-cape-greco", "caves-and-tunnels-cape-greco"] },
     // Snorkelling: what lies too deep to see from the surface, or is no place for a swimmer.
     { claim: "snorkellers are kept off Hin Muang, a submerged pinnacle", query: sn("th-81-phi-phi-lanta"), excluded: { "hin-muang": "unsuited_depth" } },
     { claim: "snorkellers are kept off the C-53, whose hull lies at 10–24 m", query: sn("mx-roo-cozumel"), excluded: { "felipe-xicotencatl-c53": "unsuited_depth" }, picks: "some" },
     { claim: "Bonaire keeps snorkellers off the deep wreck and the open southern tip", query: sn("bq-bo-bonaire"), excluded: { "hilma-hooker": "unsuited_depth", willemstoren: "unsuited_hazard", "red-slave": "unsuited_hazard", "something-special": "unsuited_hazard" }, picks: "some" },
     { claim: "Malta keeps snorkellers off the deep wrecks and walls and out of the boat tunnel", query: sn("mt-30-malta-gozo"), excluded: { "hms-maori": "unsuited_depth", "inland-sea-gozo": "unsuited_hazard", "imperial-eagle": "unsuited_depth", "fungus-rock": "unsuited_depth" }, exact: true, picks: 5 },
-    { claim: "Cyprus keeps snorkellers off the three deep wrecks", query: sn("cy-04-larnaca-ayia-napa"), excluded: reasons(["zenobia-wreck", "hms-cricket-wreck", "liberty-wreck"], "unsuited_depth"), exact: true, picks: 4 },
     { claim: "Sharm keeps snorkellers off the drift-only and closed Tiran reefs and the deep Gubal wrecks", query: sn("eg-js-sharm-el-sheikh"), excluded: { "woodhouse-reef": "unsuited_hazard", "gordon-reef": "unsuited_access", dunraven: "unsuited_depth", thistlegorm: "unsuited_depth" }, exact: true, picks: 5 },
     { claim: "Hurghada keeps snorkellers off the two wrecks too deep to see from the surface", query: sn("eg-ba-hurghada"), excluded: { carnatic: "unsuited_depth", "el-mina-wreck": "unsuited_depth" }, exact: true, picks: 5 },
     { claim: "the Poor Knights still rank for snorkelling (the reserve bans taking, not swimming); the Canterbury lies too deep", query: sn("nz-ntl-northland"), excluded: { "blue-maomao-arch": null, "hmnzs-canterbury": "unsuited_depth" } },
@@ -480,7 +476,6 @@ describe("access and local rules: what a pick tells the diver", () => {
     { claim: "the Karlsruhe's pick flags the scheduled High Seas Fleet wrecks", query: "activity=spearfish&region=gb-ork-scapa-flow&limit=5", at: ["sms-karlsruhe"], code: R, says: [/German High Seas Fleet wrecks, Scapa Flow \(scheduled monuments, Historic MPA\)/] },
     { claim: "the F2 and Churchill Barrier 3 picks claim no regulated area", query: "activity=spearfish&region=gb-ork-scapa-flow&limit=5", at: ["f2-and-yc21", "churchill-barrier-3-blockships"], code: R, absent: true },
     { claim: "every Koh Tao spearfishing pick flags the Department of Marine and Coastal Resources' measures", query: "activity=spearfish&region=th-84-koh-tao&date=2026-11-22&limit=5", at: "every pick", code: R, says: [/Department of Marine and Coastal Resources/] },
-    { claim: "every Cyprus spearfishing pick flags the Fisheries Law's ban on spear guns with breathing apparatus", query: "activity=spearfish&region=cy-04-larnaca-ayia-napa&limit=5", at: "every pick", code: R, says: [all("Cyprus waters", "breathing apparatus")] },
     // Parks, permits, fees, caps and berths.
     { claim: "a Cape scuba diver is told of the MPA dive permit", query: "activity=dive&region=za-wc-cape-peninsula&limit=3", at: "every pick", code: R, says: [/recreational scuba permit/] },
     { claim: "every Cozumel snorkel pick names the marine park's daily user fee", query: "activity=snorkel&region=mx-roo-cozumel&limit=5", at: "every pick", says: [/daily user fee/] },
