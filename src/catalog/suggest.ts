@@ -62,14 +62,18 @@ function wordEdits(words: readonly string[], hay: readonly string[]): number | n
   return total;
 }
 
+/** A guess as its words, as an id (spaces and underscores as hyphens) and the typos allowed in that id. */
+function readGuess(guess: string): { words: string[]; id: string; budget: number } {
+  const id = fold(guess).trim().replace(/[\s_]+/g, "-");
+  return { words: wordsOf(guess), id, budget: typoBudget(id) };
+}
+
 /**
  * Spots a guess may mean: every word of the guess in the spot's name, region or id (rank 0), or
  * the id within a typo's reach of the guess (rank 1 + edits).
  */
 export function suggestSpots(catalog: Catalog, guess: string): Spot[] {
-  const words = wordsOf(guess);
-  const id = fold(guess).trim().replace(/[\s_]+/g, "-");
-  const budget = typoBudget(id);
+  const { words, id, budget } = readGuess(guess);
   const out: Candidate<Spot>[] = [];
   for (const s of catalog.spots) {
     if (words.length > 0 && matchesEveryWord(words, s)) {
@@ -89,9 +93,7 @@ export function suggestSpots(catalog: Catalog, guess: string): Spot[] {
  * region id within a typo's reach, or the region of a spot the guess names.
  */
 export function suggestRegions(catalog: Catalog, guess: string): Region[] {
-  const words = wordsOf(guess);
-  const id = fold(guess).trim().replace(/[\s_]+/g, "-");
-  const budget = typoBudget(id);
+  const { words, id, budget } = readGuess(guess);
   const out: Candidate<Region>[] = [];
   for (const r of catalog.regions) {
     const hay = [...wordsOf(r.name), ...wordsOf(r.id)];
