@@ -1,81 +1,100 @@
-// The import layers of src/ and tools/, checked by `npm run lint` (dependency-cruiser) and drawn in
+// The import layers of src/, checked by `npm run lint` (dependency-cruiser) and drawn in
 // docs/development.md by `npm run docs:layers` from this same list. Layers run from the bottom up: a
 // module may import modules of its own layer and of any layer below it, never one above, and no
 // import circle is allowed, type-only imports included. Every module belongs to exactly one layer.
 
-/** Bottom first. `paths`: regular expressions over paths from the project root. */
-export const LAYERS = [
+/**
+ * Bottom first. Each layer is one folder of src/ (its subfolders included) and each folder of src/
+ * one layer; the root layer is the files directly in src/ (the entry point, the composition root and
+ * the block printed at start). `paths` is made from `folder`: one pattern per layer.
+ */
+const DECLARED = [
   {
+    folder: "src/base/",
     name: "base",
-    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones, the heap's compaction when idle",
-    paths: ["^src/(activities|attribution|clock|config|errors|flat|idle-compaction|limits|logger|order|package-info|paths|redis)\\.ts$", "^src/time/"],
+    what: "values and plumbing every layer may use: the clock, errors, limits, configuration, the logger, the Redis connection, attribution, activities, time zones and the sun",
   },
   {
+    folder: "src/runtime/",
+    name: "runtime",
+    what: "the process's memory and start-up measures, each behind a switch with the measurement that justified it: string interning, the heap's compaction when idle, V8's flags",
+  },
+  {
+    folder: "src/catalog/",
     name: "catalog",
-    what: "regions and spots, venue access and protected areas, coordinates, and parsing a spot, date or point argument against them",
-    paths: ["^src/catalog/", "^src/(geo|params)\\.ts$"],
+    what: "regions and spots, venue access and protected areas, provenance, coordinates, and parsing a spot, date or point argument against them",
   },
   {
+    folder: "src/model/",
     name: "model",
     what: "the forecast's pure functions: optics, swell, visibility, score, tiers, periods, wind words, seasonal norms, the why sentence; units and formatting; the validation record's skill arithmetic",
-    paths: ["^src/forecast/(curve|norms|optics|periods|score|swell|tiers|visibility|why|wind-words)\\.ts$", "^src/format\\.ts$", "^src/validation/skill\\.ts$"],
   },
   {
+    folder: "src/sources/",
     name: "sources",
     what: "where numbers come from: the Source interface, seasonal norms, harmonic tides, freshness, the DATA_SOURCE policy, and the live upstreams with their HTTP client, cache, breaker, budget and scheduler, and the validation hindcast (a new upstream goes here)",
-    paths: ["^src/sources/", "^src/validation/hindcast\\.ts$"],
   },
   {
+    folder: "src/schemas/",
     name: "schemas",
     what: "zod schemas of every response and tool output: validation, types, MCP output schemas",
-    paths: ["^src/schemas/"],
   },
   {
+    folder: "src/forecast/",
     name: "forecast",
     what: "the engine that turns a spot's sources into scored periods, the forecast service that caches it, the visibility calibration",
-    paths: ["^src/forecast/(calibration|engine|service)\\.ts$"],
   },
   {
+    folder: "src/services/",
     name: "services",
-    what: "the long-lived parts the context holds: metering (keys, rate limits, allotments), the answers shared by REST and MCP (valid per hour and forecast version), the share-image renderer and its worker pool, the validation record (scoring, pair store, report)",
-    paths: ["^src/metering/", "^src/answer-cache\\.ts$", "^src/share/(card-draw|card-image|escape|fonts|palette|render-pool|render-worker)\\.ts$", "^src/validation/(report|schema|scorer|store|validation)\\.ts$"],
+    what: "the long-lived parts the context holds: metering (keys, rate limits, allotments), the answers shared by REST and MCP, the share-image renderer and its worker pool, the validation record (scoring, pair store, report); and ServiceContext, the types-only shape they are handed to handlers in",
   },
   {
-    name: "context",
-    what: "ServiceContext and Links: the types-only shape every handler receives, and the pure link helpers",
-    paths: ["^src/context\\.ts$"],
-  },
-  {
-    name: "cards",
-    what: "the spot card a pick carries, and the Markdown of picks",
-    paths: ["^src/cards/"],
-  },
-  {
+    folder: "src/decisions/",
     name: "decisions",
-    what: "parameters, evaluation and ranking, picks, confidence, caveats, and one spot on one date as a decision judges it (spot-day)",
-    paths: ["^src/decisions/"],
+    what: "parameters, evaluation and ranking, picks, confidence, caveats, one spot on one date as a decision judges it (spot-day), the spot card a pick carries and the Markdown of picks",
   },
   {
+    folder: "src/answers/",
     name: "answers",
-    what: "one module per MCP tool (get-conditions, list-coverage, recommend-spot, best-day: schemas, handler, Markdown), which the REST routes call too; the tool definition they share; the spots directory (a new tool goes here)",
-    paths: ["^tools/", "^src/mcp/tool\\.ts$", "^src/facts/"],
+    what: "one module per MCP tool (get-conditions, list-coverage, recommend-spot, best-day: schemas, handler, Markdown), which the REST routes call too; the tool definition they share; the spots directory; the warm-up that asks them ahead (a new tool goes here)",
   },
   {
-    name: "surfaces",
-    what: "how answers reach people: the request prelude, the REST router, Express for pages, discovery and health, problems, OpenAPI; the MCP server, the /mcp endpoint with its replays, discovery documents; the forecast and share pages and charts, the validation endpoint (a new page or route goes here)",
-    paths: ["^src/http/", "^src/mcp/(?!tool\\.ts$)", "^src/share/(forecast-chart|forecast-page|html|region-page|share-page|units)\\.ts$", "^src/failures\\.ts$", "^src/validation/route\\.ts$"],
+    folder: "src/web/",
+    name: "web",
+    what: "HTTP plumbing every surface shares: validators and Cache-Control, compressed bodies, problem documents, the request's state and the failure words",
   },
   {
+    folder: "src/pages/",
+    name: "pages",
+    what: "the HTML people open: the forecast, region and share pages, the chart, the map, units (a new page goes here; its route goes in http)",
+  },
+  {
+    folder: "src/mcp/",
+    name: "mcp",
+    what: "the MCP adapter: the SDK server and its registrations, the /mcp endpoint with its replays and body checks, protocol versions, discovery documents",
+  },
+  {
+    folder: "src/http/",
+    name: "http",
+    what: "the HTTP server: Express, the request prelude, the REST router, page and validation routes, the docs and front pages, OpenAPI, shutdown (a new route goes here)",
+  },
+  {
+    folder: "src/",
     name: "root",
     what: "the entry point (and the block it prints on a terminal) and the composition root that wires configuration → sources → forecast service → catalogue → metering → renderer → answer cache → warm-up",
-    paths: ["^src/(main|compose|startup|warm-up)\\.ts$"],
   },
 ];
+
+/** A layer's one pattern: its folder, or for the root the files directly in src/. */
+const folderPattern = (folder) => (folder === "src/" ? "^src/[^/]+\\.ts$" : `^${folder}`);
+
+export const LAYERS = DECLARED.map((l) => ({ ...l, paths: [folderPattern(l.folder)] }));
 
 /** @param {string[]} paths */
 const anyOf = (paths) => `(${paths.join(")|(")})`;
 const ALL = anyOf(LAYERS.flatMap((l) => l.paths));
-const CHECKED = "^(src|tools)/";
+const CHECKED = "^src/";
 
 export default {
   forbidden: [
@@ -87,16 +106,24 @@ export default {
       to: { circular: true },
     },
     {
+      name: "no-circular-folders",
+      severity: "error",
+      comment: "Two folders import each other (directly or round a circle): a folder is a layer, and layers import downward only.",
+      scope: "folder",
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: "in-a-layer",
       severity: "error",
-      comment: "Every module of src/ and tools/ belongs to a layer: add its path to LAYERS in .dependency-cruiser.mjs (then npm run docs:layers).",
+      comment: "Every module of src/ belongs to a layer: add its path to LAYERS in .dependency-cruiser.mjs (then npm run docs:layers).",
       from: { path: CHECKED, pathNot: ALL },
       to: {},
     },
     {
       name: "in-a-layer-imported",
       severity: "error",
-      comment: "Every module of src/ and tools/ belongs to a layer: add its path to LAYERS in .dependency-cruiser.mjs (then npm run docs:layers).",
+      comment: "Every module of src/ belongs to a layer: add its path to LAYERS in .dependency-cruiser.mjs (then npm run docs:layers).",
       from: {},
       to: { path: CHECKED, pathNot: ALL },
     },

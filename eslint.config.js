@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules on top of ESLint's, for src, tools, scripts and tests.
+// Lint: typescript-eslint's recommended rules on top of ESLint's, for src, scripts and tests.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["test/**", "bench/**", "scripts/**", "src/clock.ts"],
+    files: ["test/**", "bench/**", "scripts/**", "src/base/clock.ts"],
     rules: { "no-restricted-syntax": "off" },
   },
 );

@@ -21,10 +21,11 @@ export default {
   ignoreStatic: false,
   mutate: [
     "src/forecast/**/*.ts",
+    "src/model/**/*.ts",
     "src/decisions/**/*.ts",
-    "src/metering/**/*.ts",
+    "src/services/metering/**/*.ts",
     "src/sources/freshness.ts",
-    "src/answer-cache.ts",
+    "src/services/answer-cache.ts",
   ],
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: "reports/mutation/mutation.html" },

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { START } from "./start-command.js";
 import { freePort } from "../test/helpers/ports.js";
 

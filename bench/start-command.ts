@@ -2,7 +2,7 @@
 // starts: the environment it sets first (`NAME=value` words) and node's own arguments.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 
 export interface StartCommand {
   /** Variables the script sets for node (glibc's malloc settings). */

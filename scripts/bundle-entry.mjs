@@ -1,7 +1,7 @@
 // The entry point as one file: src/main.ts and everything it imports, dependencies included, bundled
 // by esbuild into dist/src/main.js, where tsc's output would have been (tsconfig.build.json leaves
 // main.ts out). Node then reads, resolves and compiles one module at start instead of about 600:
-// with the two start-up changes made beside it (src/main.ts, src/mcp/tool.ts), start to the first
+// with the two start-up changes made beside it (src/main.ts, src/answers/tool.ts), start to the first
 // answer went from about 1.3 s to 1.0 s (BENCHMARKS.md).
 // The rest of dist/ is tsc's output as before: the render worker (a thread with its own modules)
 // loads from it.
@@ -36,7 +36,7 @@ export async function bundleEntry(root, outfile = join(root, "dist/src/main.js")
     supported: { "template-literal": false },
     logLevel: "warning",
     // A native module (the render worker loads it, not this file); ioredis is required at run time
-    // only when REDIS_URL is set (src/redis.ts).
+    // only when REDIS_URL is set (src/base/redis.ts).
     external: ["@resvg/resvg-js", "ioredis"],
     // CommonJS dependencies (Express and its own) call require; an ES module has none of its own.
     banner: { js: 'import { createRequire as __entryRequire } from "node:module";\nconst require = __entryRequire(import.meta.url);' },

@@ -21,7 +21,7 @@ import { shippedPublishers, type PublisherKind } from "../src/catalog/publishers
 import { HABITAT_FITS, HABITAT_WORDS, SCOPE_WORDS, SPOT_HABITATS } from "../src/catalog/habitat.js";
 import { REFERENCE_SCOPES } from "../src/catalog/schema.js";
 import { calibrate, SAMPLE_DAY, type RegionCalibration } from "../src/forecast/calibration.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { ClimatologySource, loadClimatology } from "../src/sources/climatology.js";
 import { HarmonicTideSource, loadTideStations } from "../src/sources/tides.js";
 import { betweenMarkers } from "./doc-markers.js";

@@ -29,7 +29,7 @@ import { RegionRecord, TIDE_STATION_MAX_KM } from "../src/catalog/schema.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { provenanceErrors } from "../src/catalog/provenance.js";
 import { Publishers } from "../src/catalog/publishers.js";
-import { distanceKm } from "../src/geo.js";
+import { distanceKm } from "../src/catalog/geo.js";
 import { ClimatologyTable } from "../src/sources/climatology-schema.js";
 import { unknownZoneSpots } from "../src/sources/climatology.js";
 import { naturalEarthCoastline, SHORE_TOLERANCE_KM, type Coastline } from "./coastline.js";

@@ -16,7 +16,7 @@
 //   bearing, and its fetch is the median of theirs: the centre ray's unless both edge rays disagree
 //   with it, so an octant counts as blocked (or open) when most of it is, not when one edge is.
 //   The median rather than the longest ray because of how the forecast reads `exposure`
-//   (exposureWeight in src/forecast/swell.ts): a listed octant lets in all of a swell from anywhere
+//   (exposureWeight in src/model/swell.ts): a listed octant lets in all of a swell from anywhere
 //   within ±22.5° of its centre, and a swell just past a listed octant's edge still gets most of
 //   its weight, so an octant open only at one edge is better left to its neighbour. Each flag
 //   prints all three rays and says how many agree, for the human judging it;
@@ -33,7 +33,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OCTANTS, RegionRecord, type Octant } from "../src/catalog/schema.js";
-import { EARTH_RADIUS_KM, octantDeg } from "../src/geo.js";
+import { EARTH_RADIUS_KM, octantDeg } from "../src/catalog/geo.js";
 import { naturalEarthCoastline, SHORE_TOLERANCE_KM, type Coastline } from "./coastline.js";
 
 /** Longest fetch measured, km; a ray with no land within it reads "500+". */

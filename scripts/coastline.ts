@@ -15,7 +15,7 @@
 import { createRequire } from "node:module";
 import { feature } from "topojson-client";
 import type { Topology, GeometryCollection } from "topojson-specification";
-import { EARTH_RADIUS_KM } from "../src/geo.js";
+import { EARTH_RADIUS_KM } from "../src/catalog/geo.js";
 
 /**
  * How far inside the 1:10m land a spot may lie, km. Natural Earth 1:10m is generalised: its

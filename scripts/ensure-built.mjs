@@ -22,7 +22,7 @@ function newest(dir) {
 }
 
 function newestSource() {
-  return Math.max(newest(join(root, "src")), newest(join(root, "tools")), statSync(join(root, "tsconfig.json")).mtimeMs);
+  return Math.max(newest(join(root, "src")), statSync(join(root, "tsconfig.json")).mtimeMs);
 }
 
 if (!existsSync(tsc)) {

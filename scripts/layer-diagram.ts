@@ -4,14 +4,16 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { betweenMarkers } from "./doc-markers.js";
 
 export interface Layer {
   name: string;
+  /** The layer's folder under src/ ("src/" for the root layer: the files directly in it). */
+  folder: string;
   /** One line: what belongs in this layer. */
   what: string;
-  /** Regular expressions over paths from the project root. */
+  /** The regular expression over paths from the project root made from `folder`. */
   paths: string[];
 }
 
@@ -25,7 +27,7 @@ export async function loadLayers(): Promise<Layer[]> {
   return config.LAYERS;
 }
 
-/** Every module the checker covers: the .ts files under src/ and tools/, as paths from the project root. */
+/** Every module the checker covers: the .ts files under src/, as paths from the project root. */
 export function checkedModules(root = PROJECT_ROOT): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
@@ -35,8 +37,16 @@ export function checkedModules(root = PROJECT_ROOT): string[] {
       else if (e.name.endsWith(".ts")) out.push(relative(root, p).split("\\").join("/"));
     }
   };
-  for (const top of ["src", "tools"]) walk(join(root, top));
+  walk(join(root, "src"));
   return out.sort();
+}
+
+/** The folders directly under src/, as `src/<name>/`: what `ls src` shows. */
+export function srcFolders(root = PROJECT_ROOT): string[] {
+  return readdirSync(join(root, "src"), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => `src/${e.name}/`)
+    .sort();
 }
 
 /** The layers each module's path matches (exactly one when the layers are well declared). */
@@ -44,35 +54,21 @@ export function layersOf(file: string, layers: readonly Layer[]): string[] {
   return layers.filter((l) => l.paths.some((p) => new RegExp(p).test(file))).map((l) => l.name);
 }
 
-/**
- * A layer's modules by directory, shortened: `src/sources/` when the layer holds the whole
- * directory, `src/mcp/ but tool.ts` when it holds most of it, `src/forecast/{engine,service}.ts` otherwise.
- */
-export function membersOf(layer: Layer, layers: readonly Layer[], files: readonly string[]): string[] {
-  const dirOf = (f: string) => f.slice(0, f.lastIndexOf("/") + 1);
-  const base = (f: string) => f.slice(f.lastIndexOf("/") + 1).replace(/\.ts$/, "");
-  const list = (names: string[]) => (names.length === 1 ? `${names[0]}.ts` : `{${names.join(",")}}.ts`);
-  const mine = new Set(files.filter((f) => layersOf(f, layers).includes(layer.name)));
-  const out: string[] = [];
-  for (const dir of [...new Set([...mine].map(dirOf))].sort()) {
-    const all = files.filter((f) => dirOf(f) === dir);
-    const nested = files.some((f) => f.startsWith(dir) && dirOf(f) !== dir);
-    const held = all.filter((f) => mine.has(f)).map(base);
-    const left = all.filter((f) => !mine.has(f)).map(base);
-    if (left.length === 0 && !nested) out.push(dir);
-    else if (dir !== "src/" && left.length * 2 < held.length) out.push(`${dir} but ${list(left)}`);
-    else out.push(`${dir}${list(held)}`);
-  }
-  return out;
+/** What a layer's box shows: its folder, how many modules it holds, and its subfolders if any. */
+export function membersOf(layer: Layer, files: readonly string[]): string {
+  const mine = files.filter((f) => (layer.folder === "src/" ? !f.slice(4).includes("/") : f.startsWith(layer.folder)));
+  if (layer.folder === "src/") return `src/{${mine.map((f) => f.slice(4, -3)).join(",")}}.ts`;
+  const subs = [...new Set(mine.map((f) => f.slice(layer.folder.length)).filter((f) => f.includes("/")).map((f) => f.slice(0, f.indexOf("/") + 1)))].sort();
+  return `${layer.folder} · ${mine.length} modules${subs.length ? ` (${subs.join(", ")})` : ""}`;
 }
 
 export function renderLayers(layers: readonly Layer[], files: readonly string[]): string {
   const top = [...layers].reverse();
   const lines = ["```mermaid", "flowchart TB"];
-  for (const l of top) lines.push(`  ${l.name}["<b>${l.name}</b><br/>${membersOf(l, layers, files).join(" · ")}"]`);
+  for (const l of top) lines.push(`  ${l.name}["<b>${l.name}</b><br/>${membersOf(l, files)}"]`);
   lines.push(`  ${top.map((l) => l.name).join(" --> ")}`);
-  lines.push("```", "", "| Layer | What belongs there |", "|---|---|");
-  for (const l of top) lines.push(`| **${l.name}** | ${l.what.replace(/\|/g, "\\|")} |`);
+  lines.push("```", "", "| Layer | Folder | What belongs there |", "|---|---|---|");
+  for (const l of top) lines.push(`| **${l.name}** | \`${l.folder}\` | ${l.what.replace(/\|/g, "\\|")} |`);
   return lines.join("\n");
 }
 

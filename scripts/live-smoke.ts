@@ -5,8 +5,8 @@
 //   npm run live:smoke [-- --spot hanauma-bay]   (upstream URLs from the usual environment variables)
 import { parseArgs } from "node:util";
 import { Catalog } from "../src/catalog/catalog.js";
-import { DAY_MS } from "../src/clock.js";
-import { loadConfig } from "../src/config.js";
+import { DAY_MS } from "../src/base/clock.js";
+import { loadConfig } from "../src/base/config.js";
 import { coopsStationId, coopsUrl, coopsWindow, parseCoops } from "../src/sources/coops.js";
 import { axisOrderRefusal, griddapUrl, parseGriddap, spotMedian } from "../src/sources/erddap.js";
 import { modelRunUrl, parseModelRun, WATCHED_MODELS } from "../src/sources/model-runs.js";

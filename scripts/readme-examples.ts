@@ -3,17 +3,17 @@
 // fails when they are out of date.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FixedClock } from "../src/clock.js";
-import { loadConfig } from "../src/config.js";
+import { FixedClock } from "../src/base/clock.js";
+import { loadConfig } from "../src/base/config.js";
 import { createContext } from "../src/compose.js";
-import { listSpots } from "../src/facts/spots.js";
-import { createLogger } from "../src/logger.js";
+import { listSpots } from "../src/answers/spots.js";
+import { createLogger } from "../src/base/logger.js";
 import { toolErrorResult } from "../src/mcp/server.js";
-import { PROJECT_ROOT } from "../src/paths.js";
-import { bestDay } from "../tools/best-day.js";
-import { conditionsMarkdown, getConditions } from "../tools/get-conditions.js";
-import { listCoverage } from "../tools/list-coverage.js";
-import { recommendSpot } from "../tools/recommend-spot.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
+import { bestDay } from "../src/answers/best-day.js";
+import { conditionsMarkdown, getConditions } from "../src/answers/get-conditions.js";
+import { listCoverage } from "../src/answers/list-coverage.js";
+import { recommendSpot } from "../src/answers/recommend-spot.js";
 
 /** Keeps the first `n` items of every array below the top level. */
 function trim(v: unknown, n: number, depth = 0): unknown {

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bundleManifest, registryServerJson } from "../src/mcp/registry.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 
 const files: Record<string, unknown> = { "server.json": registryServerJson(), "manifest.json": bundleManifest() };
 const check = process.argv.includes("--check");

@@ -3,13 +3,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spotDay } from "../src/decisions/spot-day.js";
-import { FixedClock } from "../src/clock.js";
-import { loadConfig } from "../src/config.js";
+import { FixedClock } from "../src/base/clock.js";
+import { loadConfig } from "../src/base/config.js";
 import { createContext } from "../src/compose.js";
-import { createLogger } from "../src/logger.js";
-import { PROJECT_ROOT } from "../src/paths.js";
-import { cardImageModel } from "../src/share/card-image.js";
-import { recommendSpot } from "../tools/recommend-spot.js";
+import { createLogger } from "../src/base/logger.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
+import { cardImageModel } from "../src/services/render/card-image.js";
+import { recommendSpot } from "../src/answers/recommend-spot.js";
 
 const NOW = "2026-11-21T19:00:00Z";
 const config = loadConfig({ DATA_SOURCE: "offline", PUBLIC_BASE_URL: "https://oceanconditions.example", LOG_LEVEL: "silent" });

@@ -1,13 +1,13 @@
 // Writes data/time-zones.json: every UTC offset change of each time zone the catalogue names, from
 // 2020 to 2040, read from this runtime's time-zone rules (Intl). The service reads offsets from
-// this table instead of loading ICU (src/time/zone.ts says why). Run after adding a region in a new
+// this table instead of loading ICU (src/base/zone.ts says why). Run after adding a region in a new
 // zone, or when the test suite reports that the runtime's rules and the table disagree:
 //   npm run data:zones
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HOUR_MS } from "../src/clock.js";
-import { DATA_DIR } from "../src/paths.js";
-import { intlOffsetMinutes, type ZoneTable } from "../src/time/zone.js";
+import { HOUR_MS } from "../src/base/clock.js";
+import { DATA_DIR } from "../src/base/paths.js";
+import { intlOffsetMinutes, type ZoneTable } from "../src/base/zone.js";
 
 const FROM = Date.UTC(2020, 0, 1);
 const UNTIL = Date.UTC(2040, 0, 1);

@@ -1,6 +1,6 @@
 // Draws the front page's land outline from Natural Earth's 1:110m land (public domain, as TopoJSON in
 // the devDependency world-atlas) into data/map/land-110m.json: one SVG path in the projection of
-// src/http/world-map.ts, simplified to what a 900-px-wide map can show. And each region page's map:
+// src/pages/world-map.ts, simplified to what a 900-px-wide map can show. And each region page's map:
 // the 1:10m land clipped to the region's frame (regionFrame), into data/map/regions-10m.json. The
 // service reads only those files; test/front-page.test.ts and test/region-page.test.ts check they
 // are what this script makes. Run after adding a region or moving a spot: `npm run data:map`.
@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { Catalog } from "../src/catalog/catalog.js";
-import { LAND_ASSET_PATH, MAP, MAP_HEIGHT, MAP_WIDTH, project, projectInFrame, REGION_MAPS_PATH, regionFrame, type LandAsset, type RegionFrame, type RegionMapsAsset } from "../src/http/world-map.js";
+import { LAND_ASSET_PATH, MAP, MAP_HEIGHT, MAP_WIDTH, project, projectInFrame, REGION_MAPS_PATH, regionFrame, type LandAsset, type RegionFrame, type RegionMapsAsset } from "../src/pages/world-map.js";
 
 /** Points closer than this to the last kept one are dropped, px. */
 const MIN_STEP_PX = 2;

@@ -1,28 +1,28 @@
 // The composition root: the one place that builds a running service from its configuration
 // (sources → forecast service → catalogue checks → metering → renderer → answer cache → warm-up)
-// and hands handlers the plain ServiceContext (src/context.ts). Only the entry point, the tests,
+// and hands handlers the plain ServiceContext (src/services/context.ts). Only the entry point, the tests,
 // scripts and benchmarks import it; nothing in src/ or tools/ does (docs/development.md, "Layers").
 import type { Logger } from "pino";
-import { sourceObject } from "./attribution.js";
+import { sourceObject } from "./base/attribution.js";
 import { Catalog } from "./catalog/catalog.js";
 import { loadRegulations } from "./catalog/regulations.js";
-import type { Clock } from "./clock.js";
-import type { Config } from "./config.js";
-import { makeLinks, type ServiceContext } from "./context.js";
+import type { Clock } from "./base/clock.js";
+import type { Config } from "./base/config.js";
+import { makeLinks, type ServiceContext } from "./services/context.js";
 import { ForecastService } from "./forecast/service.js";
-import { CardImages } from "./share/card-image.js";
-import { RenderPool } from "./share/render-pool.js";
+import { CardImages } from "./services/render/card-image.js";
+import { RenderPool } from "./services/render/render-pool.js";
 import { ClimatologySource, loadClimatology, unknownZoneSpots } from "./sources/climatology.js";
 import type { ClimatologyTable } from "./sources/climatology-schema.js";
 import { HarmonicTideSource, loadTideStations } from "./sources/tides.js";
 import { CompositeSource } from "./sources/composite.js";
 import { createUpstreams } from "./sources/live.js";
-import { Validation } from "./validation/validation.js";
-import { connectRedis } from "./redis.js";
-import { KeyRegistry } from "./metering/keys.js";
-import { Meter } from "./metering/meter.js";
-import { AnswerCache } from "./answer-cache.js";
-import { warmUp } from "./warm-up.js";
+import { Validation } from "./services/validation/validation.js";
+import { connectRedis } from "./base/redis.js";
+import { KeyRegistry } from "./services/metering/keys.js";
+import { Meter } from "./services/metering/meter.js";
+import { AnswerCache } from "./services/answer-cache.js";
+import { warmUp } from "./answers/warm-up.js";
 import type { Source, TideSource } from "./sources/types.js";
 
 export interface ContextOptions {

@@ -5,14 +5,14 @@
 import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { systemClock } from "./clock.js";
-import { ConfigError, loadConfig, type Config } from "./config.js";
+import { systemClock } from "./base/clock.js";
+import { ConfigError, loadConfig, type Config } from "./base/config.js";
 import { createContext } from "./compose.js";
 import { createApp } from "./http/app.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
-import { startIdleCompaction, type Compaction } from "./idle-compaction.js";
-import { createLogger, type ServiceLogger } from "./logger.js";
+import { startIdleCompaction, type Compaction } from "./runtime/idle-compaction.js";
+import { createLogger, type ServiceLogger } from "./base/logger.js";
 import { createMcpServerFactory, prepareToolSchemas } from "./mcp/server.js";
 import { startupBlock } from "./startup.js";
 
@@ -41,7 +41,7 @@ const MB = 1024 * 1024;
 
 /**
  * Once warmed up: the tools' JSON Schemas for tools/list, then the watch that compacts the heap when
- * the service falls idle (src/idle-compaction.ts), counting the heap's growth from its size at
+ * the service falls idle (src/runtime/idle-compaction.ts), counting the heap's growth from its size at
  * ready; never while a request is being answered (`waiting`). Each compaction is a debug line: its
  * pause and what it gave back.
  */

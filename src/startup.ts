@@ -1,9 +1,9 @@
 // What `npm start` prints on a terminal: one short block saying where to go and what the answers rest
 // on. When stdout is not a terminal (a process manager, a container, a pipe) the service logs the
 // usual JSON `listening` line instead, and nothing else changes.
-import type { DataSourceMode } from "./config.js";
+import type { DataSourceMode } from "./base/config.js";
 import { MCP_PATH } from "./mcp/http.js";
-import { PACKAGE } from "./package-info.js";
+import { PACKAGE } from "./base/package-info.js";
 
 export interface StartupFacts {
   base: string;

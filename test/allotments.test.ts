@@ -4,7 +4,7 @@
 // refunded once Redis answers again: a refused call never costs the key a call.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Allotments } from "../src/metering/meter.js";
+import { Allotments } from "../src/services/metering/meter.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
 
 describeWithRedis("key allotments in Redis", () => {

@@ -1,9 +1,9 @@
 // The answer cache on its own: what an answer depends on, when it is still current, how a question's
 // arguments become one key, and how much it holds. The REST and MCP sides are in api-caching.test.ts.
 import { describe, expect, it } from "vitest";
-import { ANSWER_CACHE_BYTES, AnswerCache } from "../src/answer-cache.js";
+import { ANSWER_CACHE_BYTES, AnswerCache } from "../src/services/answer-cache.js";
 import { Catalog } from "../src/catalog/catalog.js";
-import { FixedClock } from "../src/clock.js";
+import { FixedClock } from "../src/base/clock.js";
 import { startService } from "./helpers/service.js";
 
 describe("answer cache validity", () => {

@@ -1,7 +1,7 @@
 // GET /api/v1/conditions through real HTTP with a pinned clock and the embedded (offline) data.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
-import { MAX_RANGE_DAYS, SNAP_DISTANCE_KM } from "../src/limits.js";
+import { MAX_RANGE_DAYS, SNAP_DISTANCE_KM } from "../src/base/limits.js";
 import { expectProblem } from "./helpers/problem.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
 

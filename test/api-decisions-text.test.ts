@@ -2,10 +2,10 @@
 // exactly what the conditions at its best window say, on seasonal norms offline and on live data,
 // and name the day as a person would ("today", "tomorrow", "on Tue, Nov 24").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activity as activityOf } from "../src/activities.js";
-import { formatSwell, formatTemp, formatVisibility, formatWind } from "../src/format.js";
-import { compass8 } from "../src/geo.js";
-import { TIERS } from "../src/forecast/tiers.js";
+import { activity as activityOf } from "../src/base/activities.js";
+import { formatSwell, formatTemp, formatVisibility, formatWind } from "../src/model/format.js";
+import { compass8 } from "../src/catalog/geo.js";
+import { TIERS } from "../src/model/tiers.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { liveRuns } from "./helpers/live.js";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { spotDay } from "../src/decisions/spot-day.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
-import { cardImageModel } from "../src/share/card-image.js";
+import { cardImageModel } from "../src/services/render/card-image.js";
 import { UNRANKED_TEST_REGION } from "./helpers/catalog.js";
 import { connectClient } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";

@@ -8,11 +8,11 @@ const BEST_DAY_NOISE_MARGIN = 5;
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
 import { spotDay } from "../src/decisions/spot-day.js";
-import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
-import { WIND_BANDS, windWord } from "../src/forecast/wind-words.js";
-import { cardImageModel } from "../src/share/card-image.js";
+import { SEASONAL_NORM_LABEL } from "../src/model/norms.js";
+import { WIND_BANDS, windWord } from "../src/model/wind-words.js";
+import { cardImageModel } from "../src/services/render/card-image.js";
 import { NORM_GUST_FACTOR } from "../src/sources/climatology.js";
-import { UNRANKED_NOTES } from "../src/forecast/why.js";
+import { UNRANKED_NOTES } from "../src/model/why.js";
 import { connectClient } from "./helpers/mcp.js";
 import { startService, type TestService } from "./helpers/service.js";
 

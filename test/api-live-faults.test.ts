@@ -5,7 +5,7 @@
 // memory that stays bounded across many spots and hours.
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { HOUR_MS } from "../src/clock.js";
+import { HOUR_MS } from "../src/base/clock.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { MAX_STALE_MS, UPSTREAMS } from "../src/sources/live.js";
 import type { FaultKind, StubUpstream } from "../scripts/stub/upstreams.js";

@@ -2,14 +2,14 @@
 // each weather scenario, honest labels, the call budget, single flight, refresh-ahead, offline.
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { HOUR_MS } from "../src/clock.js";
+import { HOUR_MS } from "../src/base/clock.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";
 import { callBudget } from "../src/sources/budget.js";
 import { OPEN_METEO_CREDIT, queryPlan } from "../src/sources/open-meteo.js";
 import { RUN_PROPAGATION_MS, watchedModelsFor } from "../src/sources/model-runs.js";
 import { COOPS_CREDIT } from "../src/sources/coops.js";
 import { COASTWATCH_CREDIT } from "../src/sources/erddap.js";
-import { evidenceFactor, SATELLITE_MAX_AGE_H } from "../src/forecast/visibility.js";
+import { evidenceFactor, SATELLITE_MAX_AGE_H } from "../src/model/visibility.js";
 import { expectProblem } from "./helpers/problem.js";
 import { DEFAULT_NOW } from "./helpers/service.js";
 import { liveRuns, type LiveRun } from "./helpers/live.js";

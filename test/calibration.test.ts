@@ -11,7 +11,7 @@ import { MAX_MONTH_STEP, monthSteps, regionLevels, spotLevel, uncounted } from "
 import type { RegionCalibration } from "../src/forecast/calibration.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
 import { liveTiers, renderRubric, renderTiers, RUBRIC_DOC, tierCounts, withRubric } from "../scripts/rubric-table.js";
-import { RUBRIC_CAPS } from "../src/forecast/score.js";
+import { RUBRIC_CAPS } from "../src/model/score.js";
 import { CALIBRATION_DOC, currentCalibration, NULL_BASELINE_FT, regionsEarning, renderCalibration, withCalibration } from "../scripts/calibration-table.js";
 import { COVERAGE_DOC, renderCoverage, withCoverage } from "../scripts/coverage-table.js";
 import { startService, type TestService } from "./helpers/service.js";

@@ -1,12 +1,12 @@
-// Who a caller is, as the rate limits count them (src/metering/caller.ts, keys.ts): the address an
+// Who a caller is, as the rate limits count them (src/services/metering/caller.ts, keys.ts): the address an
 // IPv4 or IPv6 client is counted by, user-triggered AI fetchers, the key a request presents, and
 // the key registry (looked up by hash, test keys flagged, a bad file refused with its reasons).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { aiFetcherOf, callerAddress } from "../src/metering/caller.js";
-import { KEY_PATTERN, keyHash, KeyRegistry, presentedKey } from "../src/metering/keys.js";
+import { aiFetcherOf, callerAddress } from "../src/services/metering/caller.js";
+import { KEY_PATTERN, keyHash, KeyRegistry, presentedKey } from "../src/services/metering/keys.js";
 
 describe("the address a caller is counted by", () => {
   it.each([

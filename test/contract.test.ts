@@ -2,8 +2,8 @@
 // the status/code pairs spec section 7 lists for it, a repeated parameter is that parameter's own
 // 400, typed fields keep their types, and one distance is written one way in one answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIVITY_IDS } from "../src/activities.js";
-import { ERROR_CODES } from "../src/errors.js";
+import { ACTIVITY_IDS } from "../src/base/activities.js";
+import { ERROR_CODES } from "../src/base/errors.js";
 import { BestDaySchema, RecommendationSchema } from "../src/schemas/decisions.js";
 import { expectProblem } from "./helpers/problem.js";
 import { startService, type TestService } from "./helpers/service.js";

@@ -7,16 +7,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BREATH_HOLD_DEPTH_M } from "../src/activities.js";
-import { FixedClock } from "../src/clock.js";
-import { loadConfig } from "../src/config.js";
+import { BREATH_HOLD_DEPTH_M } from "../src/base/activities.js";
+import { FixedClock } from "../src/base/clock.js";
+import { loadConfig } from "../src/base/config.js";
 import { createContext } from "../src/compose.js";
-import type { ServiceContext } from "../src/context.js";
-import { createLogger } from "../src/logger.js";
-import { DATA_DIR } from "../src/paths.js";
+import type { ServiceContext } from "../src/services/context.js";
+import { createLogger } from "../src/base/logger.js";
+import { DATA_DIR } from "../src/base/paths.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
-import { bestDay } from "../tools/best-day.js";
-import { recommendSpot } from "../tools/recommend-spot.js";
+import { bestDay } from "../src/answers/best-day.js";
+import { recommendSpot } from "../src/answers/recommend-spot.js";
 import { DEFAULT_NOW } from "./helpers/service.js";
 import { rankedTestCatalog } from "./helpers/catalog.js";
 

@@ -2,10 +2,10 @@
 // forecast service fed by an upstream double: equal conditions ranked by distance then id, spots
 // without a daylight period skipped with their reason, and the answer dated by its newest data.
 import { describe, expect, it } from "vitest";
-import { activity } from "../src/activities.js";
+import { activity } from "../src/base/activities.js";
 import { Catalog, type Spot } from "../src/catalog/catalog.js";
-import { FixedClock } from "../src/clock.js";
-import type { ServiceContext } from "../src/context.js";
+import { FixedClock } from "../src/base/clock.js";
+import type { ServiceContext } from "../src/services/context.js";
 import { evaluateDay } from "../src/decisions/evaluate.js";
 import type { Destination } from "../src/decisions/request.js";
 import { decisionDataTime } from "../src/decisions/response.js";

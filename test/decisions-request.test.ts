@@ -3,9 +3,9 @@
 // members (allowed values, regions, the horizon); and the spots a region or point query considers.
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import type { ServiceContext } from "../src/context.js";
+import type { ServiceContext } from "../src/services/context.js";
 import { assertWithinHorizon, parseActivity, parseDecisionQuery, parseLimit, resolveDestination } from "../src/decisions/request.js";
-import { ServiceError } from "../src/errors.js";
+import { ServiceError } from "../src/base/errors.js";
 
 const ACTIVITIES = ["snorkel", "dive", "freedive", "spearfish", "surf"];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activity } from "../src/activities.js";
+import { activity } from "../src/base/activities.js";
 import { caveatsFor, type CaveatContext } from "../src/decisions/caveats.js";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
 import { bestDaylightPeriod, compareConditions, exclusionSentence, rankDays, screenCandidates } from "../src/decisions/evaluate.js";

@@ -5,7 +5,7 @@
 // Accessibility (axe-core) is checked with every other page in pages-a11y.test.ts.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISCLAIMER } from "../src/attribution.js";
+import { DISCLAIMER } from "../src/base/attribution.js";
 import { TOOLS } from "../src/mcp/server.js";
 import { describeInBrowser, launchChromium, outputPath, recordPageProblems } from "./helpers/browser.js";
 import { expectProblem } from "./helpers/problem.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { intern, internedCount, INTERN_MAX } from "../src/flat.js";
+import { intern, internedCount, INTERN_MAX } from "../src/runtime/flat.js";
 
 describe("strings kept once (intern)", () => {
   // Which copy of a string is kept cannot be seen from JavaScript (equal strings are ===); the

@@ -1,6 +1,6 @@
 // The forecast page's chart as drawn: score labels stay legible next to the panel title.
 import { describe, expect, it } from "vitest";
-import { forecastChartSvg, type ChartPeriod } from "../src/share/forecast-chart.js";
+import { forecastChartSvg, type ChartPeriod } from "../src/pages/forecast-chart.js";
 
 const period = (startIso: string, score: number, rating: ChartPeriod["rating"]): ChartPeriod => {
   const start = new Date(startIso);

@@ -6,7 +6,7 @@ import { getPosition } from "suncalc";
 import { describe, expect, it } from "vitest";
 import { Catalog, type Spot } from "../src/catalog/catalog.js";
 import { buildSpotForecast, provenanceOf, type PeriodResult, type SpotForecast } from "../src/forecast/engine.js";
-import { UNRANKED_NOTES } from "../src/forecast/why.js";
+import { UNRANKED_NOTES } from "../src/model/why.js";
 import { emptyInputs, NO_ORIGIN, type HourlyInputs, type InputField, type Origin, type TideEvent, type TideSeries } from "../src/sources/types.js";
 
 const HOUR = 3_600_000;

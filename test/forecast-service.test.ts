@@ -4,7 +4,7 @@
 // source here is a test double of an upstream (the engine and the service are the real ones).
 import { describe, expect, it } from "vitest";
 import { Catalog, type Spot } from "../src/catalog/catalog.js";
-import { FixedClock } from "../src/clock.js";
+import { FixedClock } from "../src/base/clock.js";
 import { ForecastService } from "../src/forecast/service.js";
 import type { HourlyInputs, Source, TideSeries, TideSource } from "../src/sources/types.js";
 import { calmInputs } from "./helpers/inputs.js";

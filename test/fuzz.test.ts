@@ -9,8 +9,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
-import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from "../src/errors.js";
-import { MAX_QUERY_BYTES } from "../src/limits.js";
+import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from "../src/base/errors.js";
+import { MAX_QUERY_BYTES } from "../src/base/limits.js";
 import { TOOLS } from "../src/mcp/server.js";
 import { CoverageSchema, SpotListSchema } from "../src/schemas/catalog.js";
 import { ProblemSchema } from "../src/schemas/common.js";

@@ -6,7 +6,7 @@ import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachClientErrorHandler, createHttpServer, MAX_HEADER_BYTES, SERVER_TIMEOUTS, type ServerTimeouts } from "../src/http/server-hooks.js";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES, REQUEST_TIMEOUT_MS } from "../src/limits.js";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES, REQUEST_TIMEOUT_MS } from "../src/base/limits.js";
 import { expectProblem } from "./helpers/problem.js";
 import { startService, type TestService } from "./helpers/service.js";
 
@@ -204,7 +204,7 @@ describe("graceful close with long keep-alive", () => {
 });
 
 describe("the service's own server settings", () => {
-  it("uses the limits from src/limits.ts: head in 10 s, request in 30 s, keep-alive longer than a 60 s proxy idle timeout", async () => {
+  it("uses the limits from src/base/limits.ts: head in 10 s, request in 30 s, keep-alive longer than a 60 s proxy idle timeout", async () => {
     expect(SERVER_TIMEOUTS).toMatchObject({ headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS });
     expect(HEADERS_TIMEOUT_MS).toBeLessThan(REQUEST_TIMEOUT_MS);
     expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);

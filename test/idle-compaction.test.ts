@@ -1,12 +1,12 @@
-// The heap's compaction once the event loop falls idle (src/idle-compaction.ts), in a process of its
+// The heap's compaction once the event loop falls idle (src/runtime/idle-compaction.ts), in a process of its
 // own: it sets V8 flags and collects the whole heap, which a test worker shared with other files
 // must not have done to it.
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CONTINUE_BYTES, startedSemiSpaceMb } from "../src/idle-compaction.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { CONTINUE_BYTES, startedSemiSpaceMb } from "../src/runtime/idle-compaction.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 
 interface Report {
   /** Compactions made while the loop was kept busy, and once it had fallen idle. */
@@ -31,7 +31,7 @@ interface Report {
 const CHILD = `
 import { getHeapStatistics } from "node:v8";
 import { Worker } from "node:worker_threads";
-import { CONTINUE_BYTES, startIdleCompaction } from ${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, "dist/src/idle-compaction.js")).href)};
+import { CONTINUE_BYTES, startIdleCompaction } from ${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, "dist/src/runtime/idle-compaction.js")).href)};
 const mb = (n) => Math.round(n / 1048576 * 10) / 10;
 const heap = () => { const h = getHeapStatistics(); return { total: mb(h.total_heap_size), used: mb(h.used_heap_size) }; };
 // The young generation a new thread's isolate gets (a render worker starts after a compaction too).

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
-import { HOUR_MS, systemClock } from "../src/clock.js";
-import { REFRESH_MS } from "../src/limits.js";
+import { HOUR_MS, systemClock } from "../src/base/clock.js";
+import { REFRESH_MS } from "../src/base/limits.js";
 import { coopsStationId } from "../src/sources/coops.js";
 import { MAX_STALE_MS } from "../src/sources/live.js";
 import { callerTicket, UpstreamLane } from "../src/sources/scheduler.js";
@@ -20,7 +20,7 @@ import { startStubUpstreams, type StubUpstreams } from "../scripts/stub/upstream
 import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
 import { Catalog } from "../src/catalog/catalog.js";
-import { DATA_DIR } from "../src/paths.js";
+import { DATA_DIR } from "../src/base/paths.js";
 import { DEFAULT_NOW, startService, type TestService } from "./helpers/service.js";
 import { capturedLog } from "./helpers/log.js";
 

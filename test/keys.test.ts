@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keyHash } from "../src/metering/keys.js";
+import { keyHash } from "../src/services/metering/keys.js";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
 import { expectProblem } from "./helpers/problem.js";
 import { startService, type TestService } from "./helpers/service.js";

@@ -6,8 +6,8 @@
 // itself once it is larger) with every region asked every hour, modelled tides included.
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { DAY_MS, FixedClock, HOUR_MS } from "../src/clock.js";
-import { OPEN_METEO_FREE_TIER } from "../src/limits.js";
+import { DAY_MS, FixedClock, HOUR_MS } from "../src/base/clock.js";
+import { OPEN_METEO_FREE_TIER } from "../src/base/limits.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { BUDGET_TARGET, callBudget, clonedCatalog, clonedClimatology, gatedBudget } from "../src/sources/budget.js";
 import { endpointFor, MARINE, queryPlan } from "../src/sources/open-meteo.js";

@@ -4,7 +4,7 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { FixedClock, HOUR_MS } from "../src/clock.js";
+import { FixedClock, HOUR_MS } from "../src/base/clock.js";
 import { CircuitBreaker } from "../src/sources/breaker.js";
 import { UpstreamCache, type UpstreamCacheOptions } from "../src/sources/cache.js";
 import { decodeValue, encodeValue } from "../src/sources/shared.js";

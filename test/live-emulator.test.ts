@@ -4,9 +4,9 @@
 // down. A cold start under a crowd and a spent daily quota; a day of refreshes over the whole catalogue
 // is in live-budget.test.ts.
 import { describe, expect, it } from "vitest";
-import { ACTIVITY_IDS } from "../src/activities.js";
+import { ACTIVITY_IDS } from "../src/base/activities.js";
 import { Catalog } from "../src/catalog/catalog.js";
-import { DAY_MS, HOUR_MS } from "../src/clock.js";
+import { DAY_MS, HOUR_MS } from "../src/base/clock.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
 import { MAX_STALE_MS } from "../src/sources/live.js";

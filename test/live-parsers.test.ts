@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { NoDataError, parseRetryAfterMs, ShapeError } from "../src/sources/http.js";
 import { FORECAST, MARINE, OPEN_METEO_CREDIT, openMeteoCallWeight, parseOpenMeteo, QUERY_POINT_MAX_OFFSET_KM, queryPlan, requestUrl, seriesToInputs } from "../src/sources/open-meteo.js";
-import { distanceKm } from "../src/geo.js";
+import { distanceKm } from "../src/catalog/geo.js";
 import { coopsUrl, coopsWindow, parseCoops } from "../src/sources/coops.js";
 import { griddapUrl, parseGriddap, SATELLITE_MIN_PIXELS, spotMedian } from "../src/sources/erddap.js";
 import { Catalog } from "../src/catalog/catalog.js";

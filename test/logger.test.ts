@@ -3,7 +3,7 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { BoundedLogDestination } from "../src/logger.js";
+import { BoundedLogDestination } from "../src/base/logger.js";
 
 /** A pipe whose reader can be stalled: writes are acknowledged only when `resume()` is called. */
 function stallablePipe() {

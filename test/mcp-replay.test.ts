@@ -231,7 +231,7 @@ describe("argument names an object treats specially", () => {
   });
 
   it("builds canonical arguments on a null-prototype object", async () => {
-    const { canonicalArgs, forbiddenArgName } = await import("../src/answer-cache.js");
+    const { canonicalArgs, forbiddenArgName } = await import("../src/services/answer-cache.js");
     const parsed = JSON.parse('{"__proto__":{"spot":"hanauma-bay"},"lat":1}') as Record<string, unknown>;
     expect(forbiddenArgName(parsed)).toBe("__proto__");
     const c = canonicalArgs(parsed);

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { SERVICE_ARGS } from "./helpers/process.js";
 
 // The child loads the whole service before it answers; on a machine whose cores are

@@ -5,7 +5,7 @@
 import { Client } from "mcp-sdk-v1/client/index.js";
 import { StreamableHTTPClientTransport } from "mcp-sdk-v1/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACTIVITY_IDS } from "../src/activities.js";
+import { ACTIVITY_IDS } from "../src/base/activities.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { startService, type TestService, NO_RATE_LIMITS } from "./helpers/service.js";
 

@@ -3,9 +3,9 @@
 import { build } from "esbuild";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../src/paths.js";
-import { SEASONAL_NORM_LABEL } from "../src/forecast/norms.js";
-import { TIERS } from "../src/forecast/tiers.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
+import { SEASONAL_NORM_LABEL } from "../src/model/norms.js";
+import { TIERS } from "../src/model/tiers.js";
 import { CHECK_WIDTHS, seriousViolations, SIDEWAYS_OVERFLOW } from "./helpers/axe.js";
 import { describeInBrowser, launchChromium, outputPath } from "./helpers/browser.js";
 import { connectClient, type Connected } from "./helpers/mcp.js";

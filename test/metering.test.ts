@@ -1,17 +1,17 @@
-// Metering on its own (src/metering/): the window counters, the rate-limit policies and their AI
+// Metering on its own (src/services/metering/): the window counters, the rate-limit policies and their AI
 // fetcher quotas, the distinct-spot memory, admission with its refusals word for word, keys and
 // allotments, and the same counters and spot sets in a real redis-server. The HTTP and MCP sides
 // are in rate-limits.test.ts, keys.test.ts and redis.test.ts.
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { FixedClock } from "../src/clock.js";
-import { loadConfig, type RateLimitConfig } from "../src/config.js";
-import type { ServiceError } from "../src/errors.js";
-import { LOCAL_CALLER, type Caller } from "../src/metering/caller.js";
-import { KEY_QUERY_PARAMS, KeyRegistry } from "../src/metering/keys.js";
-import { FAILED_KEYS_WINDOW_S, MemoryCounters, RateLimits } from "../src/metering/limits.js";
-import { Meter } from "../src/metering/meter.js";
+import { FixedClock } from "../src/base/clock.js";
+import { loadConfig, type RateLimitConfig } from "../src/base/config.js";
+import type { ServiceError } from "../src/base/errors.js";
+import { LOCAL_CALLER, type Caller } from "../src/services/metering/caller.js";
+import { KEY_QUERY_PARAMS, KeyRegistry } from "../src/services/metering/keys.js";
+import { FAILED_KEYS_WINDOW_S, MemoryCounters, RateLimits } from "../src/services/metering/limits.js";
+import { Meter } from "../src/services/metering/meter.js";
 import { describeWithRedis, startRedis, type RedisServer } from "./helpers/redis.js";
 
 const catalog = Catalog.load();

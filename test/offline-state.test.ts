@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { FixedClock } from "../src/clock.js";
+import { FixedClock } from "../src/base/clock.js";
 import { CircuitBreaker } from "../src/sources/breaker.js";
 import { UpstreamClient } from "../src/sources/http.js";
 import { MemoryUpstreamBudget, UpstreamLane } from "../src/sources/scheduler.js";

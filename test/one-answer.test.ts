@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { ClimatologySource, loadClimatology } from "../src/sources/climatology.js";
 import type { Source } from "../src/sources/types.js";
 import { connectClient, RAW_META, rawHeaders } from "./helpers/mcp.js";

@@ -2,7 +2,7 @@
 // distinct-spot caps (repeat lookups of a spot never count), decision bursts, AI fetchers, proxies,
 // 429 problems with Retry-After and the RateLimit headers, and the same codes as MCP tool errors.
 import { describe, expect, it } from "vitest";
-import { rateLimitHeaders, RateLimits } from "../src/metering/limits.js";
+import { rateLimitHeaders, RateLimits } from "../src/services/metering/limits.js";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
 import { connectClient } from "./helpers/mcp.js";
 import { expectProblem } from "./helpers/problem.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { describeWithRedis, NO_PERSISTENCE, startRedis, type RedisServer } from "./helpers/redis.js";
 import { startService, type TestService } from "./helpers/service.js";
 

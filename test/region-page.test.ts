@@ -4,7 +4,7 @@
 // declines to rank says so and shows no score; an unknown region is a 404 page naming the near miss.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { regionFrame, regionMapsAsset } from "../src/http/world-map.js";
+import { regionFrame, regionMapsAsset } from "../src/pages/world-map.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";
 import { startService, type TestService } from "./helpers/service.js";
 

@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ENV_VARS } from "../src/config.js";
+import { ENV_VARS } from "../src/base/config.js";
 import { bundleManifest, ENTRY_POINT, registryServerJson, USER_SETTINGS } from "../src/mcp/registry.js";
 import { SERVER_INFO, TOOLS } from "../src/mcp/server.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { registryValidator } from "./helpers/registry-schema.js";
 
 const readJson = (name: string) => JSON.parse(readFileSync(join(PROJECT_ROOT, name), "utf8")) as Record<string, unknown>;

@@ -3,8 +3,8 @@
 // few cards and once idle, so resvg's memory outside the heap is freed as it goes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spotDay } from "../src/decisions/spot-day.js";
-import { cardImageModel } from "../src/share/card-image.js";
-import { RENDER_COLLECT_EVERY, RenderPool } from "../src/share/render-pool.js";
+import { cardImageModel } from "../src/services/render/card-image.js";
+import { RENDER_COLLECT_EVERY, RenderPool } from "../src/services/render/render-pool.js";
 import { startService, type TestService } from "./helpers/service.js";
 
 let svc: TestService;

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { closureOn } from "../src/catalog/access.js";
-import { dateLabel } from "../src/time/zone.js";
-import { UNRANKED_NOTES } from "../src/forecast/why.js";
+import { dateLabel } from "../src/base/zone.js";
+import { UNRANKED_NOTES } from "../src/model/why.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { BestDayJson, RecommendationJson } from "../src/schemas/decisions.js";
 import { connectClient } from "./helpers/mcp.js";

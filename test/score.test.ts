@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { capOf, RUBRIC_CAPS, scoreConditions, VISIBILITY_CAP, visibilityCap, type ScoreInputs } from "../src/forecast/score.js";
-import { ratingFor, TIERS } from "../src/forecast/tiers.js";
+import { capOf, RUBRIC_CAPS, scoreConditions, VISIBILITY_CAP, visibilityCap, type ScoreInputs } from "../src/model/score.js";
+import { ratingFor, TIERS } from "../src/model/tiers.js";
 
 const vis = fc.double({ min: 0, max: 150, noNaN: true });
 const swell = fc.double({ min: 0, max: 20, noNaN: true });

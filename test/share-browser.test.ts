@@ -4,8 +4,8 @@
 // locally, but fails when CI is set (.ci/run installs it).
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { recommendSpot } from "../tools/recommend-spot.js";
-import { NO_TIDE_TEXT, NO_TIDE_TITLE } from "../src/share/forecast-page.js";
+import { recommendSpot } from "../src/answers/recommend-spot.js";
+import { NO_TIDE_TEXT, NO_TIDE_TITLE } from "../src/pages/forecast-page.js";
 import { describeInBrowser, launchChromium, outputPath, recordPageProblems } from "./helpers/browser.js";
 import { startService, type TestService } from "./helpers/service.js";
 

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { startStubUpstreams } from "../scripts/stub/upstreams.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { freePort } from "./helpers/ports.js";
 import { SERVICE_ARGS } from "./helpers/process.js";
 

@@ -4,8 +4,8 @@
 // in the code fails here until the change is made on purpose in both places.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confidenceOf, leadTimeFactor } from "../src/decisions/confidence.js";
-import { effectiveWindKt, scoreConditions as scoreOf } from "../src/forecast/score.js";
-import { NO_DATA_COLOR, ratingFor, TIERS } from "../src/forecast/tiers.js";
+import { effectiveWindKt, scoreConditions as scoreOf } from "../src/model/score.js";
+import { NO_DATA_COLOR, ratingFor, TIERS } from "../src/model/tiers.js";
 import { freshnessFactor, freshnessOf } from "../src/sources/freshness.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { Origin } from "../src/sources/types.js";

@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATA_SOURCES } from "../src/config.js";
-import { PROJECT_ROOT } from "../src/paths.js";
-import { readableLine } from "../src/logger.js";
+import { DATA_SOURCES } from "../src/base/config.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
+import { readableLine } from "../src/base/logger.js";
 import { DATA_MODE_WORDS, startupBlock } from "../src/startup.js";
 import { SERVICE_ARGS } from "./helpers/process.js";
 

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 
 const FORBIDDEN: [RegExp, string][] = [
   [/\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn)\(/, "a module mock, stub or spy outlives its file when files share modules"],
@@ -34,7 +34,7 @@ describe("the test suite without per-file isolation", () => {
 
   it("recognises what it forbids", () => {
     const hits = (line: string) => FORBIDDEN.filter(([p]) => p.test(line)).length;
-    expect(hits('vi.mock("../src/clock.js")')).toBe(1);
+    expect(hits('vi.mock("../src/base/clock.js")')).toBe(1);
     expect(hits("process.env.DATA_SOURCE = 'live'")).toBe(1);
     expect(hits('process.env["X"] = "1"')).toBe(1);
     expect(hits("delete process.env.X")).toBe(1);

@@ -5,8 +5,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SHUTDOWN_GRACE_MS } from "../src/http/shutdown.js";
-import { LOG_QUEUE_BYTES } from "../src/logger.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { LOG_QUEUE_BYTES } from "../src/base/logger.js";
+import { PROJECT_ROOT } from "../src/base/paths.js";
 import { freePort } from "./helpers/ports.js";
 import { SERVICE_ARGS } from "./helpers/process.js";
 

@@ -4,13 +4,13 @@
 // untouched, and a point outside the ocean model's sea mask answering without a tide and without error.
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
-import { HOUR_MS } from "../src/clock.js";
-import { M_PER_FT } from "../src/forecast/visibility.js";
+import { HOUR_MS } from "../src/base/clock.js";
+import { M_PER_FT } from "../src/model/visibility.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { MARINE, MARINE_WITH_TIDE, openMeteoCallWeight, queryPlan } from "../src/sources/open-meteo.js";
 import { estimateMllw, MIN_TIDE_RANGE_M, MODELLED_TIDE_ID, modelledTide, seaLevelExtremes, TIDAL_DAY_MS } from "../src/sources/tide-model.js";
-import { MODELLED_TIDE_TITLE, NO_TIDE_TITLE } from "../src/share/forecast-page.js";
-import { conditionsMarkdown } from "../tools/get-conditions.js";
+import { MODELLED_TIDE_TITLE, NO_TIDE_TITLE } from "../src/pages/forecast-page.js";
+import { conditionsMarkdown } from "../src/answers/get-conditions.js";
 import { startStubUpstreams } from "../scripts/stub/upstreams.js";
 import { liveRuns } from "./helpers/live.js";
 import { startService } from "./helpers/service.js";

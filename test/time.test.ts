@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { periodSlots } from "../src/forecast/periods.js";
+import { periodSlots } from "../src/model/periods.js";
 import { Catalog } from "../src/catalog/catalog.js";
-import { addDays, dateLabel, daysBetween, intlOffsetMinutes, isKnownTimeZone, isoWithOffset, isValidDate, localDate, offsetMinutes, zonedInstant, zoneTable } from "../src/time/zone.js";
+import { addDays, dateLabel, daysBetween, intlOffsetMinutes, isKnownTimeZone, isoWithOffset, isValidDate, localDate, offsetMinutes, zonedInstant, zoneTable } from "../src/base/zone.js";
 
 const H = 3_600_000;
 

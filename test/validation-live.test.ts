@@ -2,12 +2,12 @@
 // region the satellite sees publishes pairs and figures, a region below the minimum says so; two
 // instances sharing one real redis-server publish the same figures, and a restart keeps them.
 import { afterEach, expect, it } from "vitest";
-import { DAY_MS } from "../src/clock.js";
+import { DAY_MS } from "../src/base/clock.js";
 import { Catalog } from "../src/catalog/catalog.js";
-import { VALIDATION_PATH } from "../src/validation/report.js";
-import { REPORT_REFRESH_MS } from "../src/validation/validation.js";
-import { ValidationSchema } from "../src/validation/schema.js";
-import { MIN_PAIRS, NOT_ENOUGH } from "../src/validation/skill.js";
+import { VALIDATION_PATH } from "../src/services/validation/report.js";
+import { REPORT_REFRESH_MS } from "../src/services/validation/validation.js";
+import { ValidationSchema } from "../src/services/validation/schema.js";
+import { MIN_PAIRS, NOT_ENOUGH } from "../src/model/skill.js";
 import { startStubUpstreams, type StubUpstreams } from "../scripts/stub/upstreams.js";
 import { ERDDAP_TEST_TIMEOUT_MS, TEST_LATENCY_SCALE } from "./helpers/live.js";
 import { describeWithRedis, startRedis } from "./helpers/redis.js";

@@ -3,10 +3,10 @@
 // fading weight, the optics from Kd490, the rain memory, the confidence, the piecewise curves and
 // the wave physics (linear theory: u_b = πH / (T·sinh kh)).
 import { describe, expect, it } from "vitest";
-import { at } from "../src/forecast/curve.js";
-import { horizontalVisibilityM, kdParFromKd490, secchiDepthM } from "../src/forecast/optics.js";
-import { exposureWeight, orbitalVelocity, surgeEquivalentM, swellAtSpot, waveNumber } from "../src/forecast/swell.js";
-import { estimateVisibility, evidenceFactor, rainIndexAt, satelliteWeight, SATELLITE_MAX_AGE_H, visibilityConfidence, type VisibilityInputs } from "../src/forecast/visibility.js";
+import { at } from "../src/model/curve.js";
+import { horizontalVisibilityM, kdParFromKd490, secchiDepthM } from "../src/model/optics.js";
+import { exposureWeight, orbitalVelocity, surgeEquivalentM, swellAtSpot, waveNumber } from "../src/model/swell.js";
+import { estimateVisibility, evidenceFactor, rainIndexAt, satelliteWeight, SATELLITE_MAX_AGE_H, visibilityConfidence, type VisibilityInputs } from "../src/model/visibility.js";
 
 const calm: VisibilityInputs = {
   clarityFt: 80,

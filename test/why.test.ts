@@ -1,11 +1,11 @@
-// The sentence a period's `why` says, branch by branch (src/forecast/why.ts): what caps or limits
+// The sentence a period's `why` says, branch by branch (src/model/why.ts): what caps or limits
 // the score, the shared wind word, the seasonal-norm and after-dark openings, where the
 // numbers come from, and the uncalibrated note; plus the season names (the wind words' edges are in
 // wind-words.test.ts).
 import { describe, expect, it } from "vitest";
-import { SEASONAL_NORM_LABEL, isSeasonalTierLabel, seasonOf, tierLabelFor, typicalFor } from "../src/forecast/norms.js";
-import type { ScoreBreakdown } from "../src/forecast/score.js";
-import { UNRANKED_NOTES, explainRating, type WhyInputs } from "../src/forecast/why.js";
+import { SEASONAL_NORM_LABEL, isSeasonalTierLabel, seasonOf, tierLabelFor, typicalFor } from "../src/model/norms.js";
+import type { ScoreBreakdown } from "../src/model/score.js";
+import { UNRANKED_NOTES, explainRating, type WhyInputs } from "../src/model/why.js";
 
 const breakdown = (over: Partial<ScoreBreakdown> & { lost?: ScoreBreakdown["lost"] }): ScoreBreakdown => {
   const lost = over.lost ?? { visibility: 0, swell: 0, wind: 0 };

@@ -1,13 +1,13 @@
-// The one wind vocabulary (src/forecast/wind-words.ts, docs/model.md "Wind words"): the WMO Beaufort
+// The one wind vocabulary (src/model/wind-words.ts, docs/model.md "Wind words"): the WMO Beaufort
 // name of the knots shown, never moved by the gust; and, through the real HTTP server, a pick and a
 // period at 10 kt gusting 16 that every text calls a gentle breeze (force 3, 7–10 kt) — why, factors,
 // model note, card, Markdown, share page, forecast page and the share image's wind block.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spotDay } from "../src/decisions/spot-day.js";
-import { beaufort, WIND_BANDS, windWord } from "../src/forecast/wind-words.js";
+import { beaufort, WIND_BANDS, windWord } from "../src/model/wind-words.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import type { RecommendationJson } from "../src/schemas/decisions.js";
-import { cardImageModel } from "../src/share/card-image.js";
+import { cardImageModel } from "../src/services/render/card-image.js";
 import { startService, type TestService } from "./helpers/service.js";
 import { WMO_BEAUFORT, wmoName } from "./helpers/beaufort.js";
 

@@ -2,14 +2,14 @@
 // endpoints need: by id, by region, by name, nearest to a point, and each region's bounding box.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { distanceKm } from "../geo.js";
-import { isKnownTimeZone } from "../time/zone.js";
-import { DATA_DIR } from "../paths.js";
+import { distanceKm } from "./geo.js";
+import { isKnownTimeZone } from "../base/zone.js";
+import { DATA_DIR } from "../base/paths.js";
 import { habitatSpreads, regionLevels, visibilityBand, type RegionLevels, type SpotLevel, type VisibilityBand } from "./levels.js";
 
 const NO_BAND: VisibilityBand = { ranges: [], publishers: 0, estimated: true };
 import { RegionRecord, type SpotRecord } from "./schema.js";
-import { byCodeUnit } from "../order.js";
+import { byCodeUnit } from "../base/order.js";
 import { matchesEveryWord, wordsOf } from "./words.js";
 
 export interface BBox {

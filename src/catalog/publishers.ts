@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { DATA_DIR } from "../paths.js";
+import { DATA_DIR } from "../base/paths.js";
 
 /** Who published a page, from the most to the least primary. `generated` never counts. */
 export const PUBLISHER_KINDS = [

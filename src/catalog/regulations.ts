@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { DATA_DIR } from "../paths.js";
+import { DATA_DIR } from "../base/paths.js";
 import type { Catalog } from "./catalog.js";
 
 export const ProtectedArea = z

@@ -1,7 +1,7 @@
 // Shape of the catalogue data files in data/regions/*.json: regions, their spots, and
 // what we know about each spot. Validated once at start-up; a bad file stops the service.
 import { z } from "zod";
-import { SPOT_ID_PATTERN } from "../limits.js";
+import { SPOT_ID_PATTERN } from "../base/limits.js";
 
 export const OCTANTS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
 export const Octant = z.enum(OCTANTS);

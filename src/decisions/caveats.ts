@@ -1,5 +1,5 @@
 // The caveats a decision attaches (spec: Caveat codes), each with a message a host can relay as is.
-import type { Activity } from "../activities.js";
+import type { Activity } from "../base/activities.js";
 import type { AreaRule } from "../catalog/regulations.js";
 import type { Freshness } from "../sources/freshness.js";
 import type { CaveatCode, CaveatSchema } from "../schemas/decisions.js";

@@ -1,5 +1,5 @@
 // Decision confidence (spec: Confidence): the product of five factors, labelled high/medium/low.
-import { round } from "../geo.js";
+import { round } from "../catalog/geo.js";
 import { freshnessFactor, type Freshness } from "../sources/freshness.js";
 import type { ConfidenceSchema } from "../schemas/decisions.js";
 import type { z } from "zod";

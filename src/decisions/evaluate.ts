@@ -4,18 +4,18 @@
 // (a typical visibility not calibrated, or a region not `full`) are excluded with a stable reason, in
 // that order, so the rules that protect a person are said even where nothing is ranked; the rest are
 // ranked with the activity's tie-breaks.
-import type { Activity, TieBreak } from "../activities.js";
+import type { Activity, TieBreak } from "../base/activities.js";
 import type { Spot } from "../catalog/catalog.js";
 import { closureOn } from "../catalog/access.js";
 import { ruleOf, type AreaRule, type Regulations } from "../catalog/regulations.js";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { PeriodResult } from "../forecast/engine.js";
 import type { TimedForecast } from "../forecast/service.js";
 import type { ConsideredSchema } from "../schemas/decisions.js";
 import type { z } from "zod";
 import type { Candidate } from "./request.js";
 import { depthUnsuitability, judgedUnsuitability } from "./suitability.js";
-import { byCodeUnit } from "../order.js";
+import { byCodeUnit } from "../base/order.js";
 
 export type Considered = z.infer<typeof ConsideredSchema>;
 

@@ -1,24 +1,24 @@
 // A Pick: one spot on one day for one activity, quoting the facts layer's period unchanged and
 // explaining it (why, metrics, confidence, caveats, credits, card).
-import type { Activity } from "../activities.js";
-import { buildCard } from "../cards/card.js";
+import type { Activity } from "../base/activities.js";
+import { buildCard } from "./card.js";
 import { requirementsFor } from "../catalog/access.js";
 import { spearfishingTag } from "../catalog/regulations.js";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../services/context.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
-import { SEASONAL_NORM_LABEL, seasonOf } from "../forecast/norms.js";
-import { tierById } from "../forecast/tiers.js";
-import { compass8 } from "../geo.js";
-import { cToF, formatSwell, formatTemp, formatVisibility, formatWind } from "../format.js";
+import { SEASONAL_NORM_LABEL, seasonOf } from "../model/norms.js";
+import { tierById } from "../model/tiers.js";
+import { compass8 } from "../catalog/geo.js";
+import { cToF, formatSwell, formatTemp, formatVisibility, formatWind } from "../model/format.js";
 import { regionRef } from "../schemas/refs.js";
 import type { PickJson } from "../schemas/decisions.js";
 import type { z } from "zod";
 import type { BestWindowSchema, DecisionMetricsSchema } from "../schemas/decisions.js";
-import { dateLabel, daysBetween, isoWithOffset, localHHMM } from "../time/zone.js";
+import { dateLabel, daysBetween, isoWithOffset, localHHMM } from "../base/zone.js";
 import { caveatsFor } from "./caveats.js";
 import { confidenceOf } from "./confidence.js";
 import type { DayOption } from "./evaluate.js";
-import type { Point } from "../params.js";
+import type { Point } from "../catalog/params.js";
 
 export interface PickContext {
   activity: Activity;

@@ -1,14 +1,14 @@
 // Decision-request parameters (spec section 4: recommendations and best-day), parsed once for REST
 // and MCP with the spec's error codes, and the destination they name resolved against the catalogue.
-import { ACTIVITY_IDS, activity as activityById, isActivityId, type Activity } from "../activities.js";
+import { ACTIVITY_IDS, activity as activityById, isActivityId, type Activity } from "../base/activities.js";
 import type { Region, Spot } from "../catalog/catalog.js";
-import type { ServiceContext } from "../context.js";
-import { ServiceError } from "../errors.js";
-import { roundKm } from "../geo.js";
+import type { ServiceContext } from "../services/context.js";
+import { ServiceError } from "../base/errors.js";
+import { roundKm } from "../catalog/geo.js";
 import { z } from "zod";
-import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED, SPOT_ID_PATTERN } from "../limits.js";
-import { optionalString, parseNumber, parsePoint, parseSpotId, resolveSpot, type Point, type Raw } from "../params.js";
-import { addDays } from "../time/zone.js";
+import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM, MAX_SPOTS_CONSIDERED, SPOT_ID_PATTERN } from "../base/limits.js";
+import { optionalString, parseNumber, parsePoint, parseSpotId, resolveSpot, type Point, type Raw } from "../catalog/params.js";
+import { addDays } from "../base/zone.js";
 import { didYouMean, suggestRegions, suggestValue } from "../catalog/suggest.js";
 
 /**

@@ -1,14 +1,14 @@
 // Fields every decision response shares (Recommendation and BestDay), and the statuses that end a
 // decision early: activity_not_modeled, not_covered and conditions_only (spec section 3).
-import type { Activity } from "../activities.js";
-import { DISCLAIMER } from "../attribution.js";
-import { hourFloor } from "../clock.js";
-import type { ServiceContext } from "../context.js";
-import { roundKm } from "../geo.js";
+import type { Activity } from "../base/activities.js";
+import { DISCLAIMER } from "../base/attribution.js";
+import { hourFloor } from "../base/clock.js";
+import type { ServiceContext } from "../services/context.js";
+import { roundKm } from "../catalog/geo.js";
 import type { z } from "zod";
 import type { ActivityInfoSchema } from "../schemas/catalog.js";
 import type { ConsideredSchema, CoverageInfoSchema, DECISION_STATUSES, EXCLUSION_REASONS, FactsHintSchema } from "../schemas/decisions.js";
-import { isoWithOffset } from "../time/zone.js";
+import { isoWithOffset } from "../base/zone.js";
 import type { DecisionQuery, Destination } from "./request.js";
 
 export const PRICING = { layer: "decision", plan: "early-access" } as const;

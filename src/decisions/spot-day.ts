@@ -1,22 +1,22 @@
 // One spot on one date as the decision layer judges it, for the share image and share page: the same
 // best daylight period, pick and card recommend_spot gives for that spot and date, plus the notice a
 // shared link must carry when the spot is not a pick for the activity (closed, unsuited, not ranked).
-import { activity as activityById, type Activity } from "../activities.js";
-import type { DataCredit } from "../attribution.js";
+import { activity as activityById, type Activity } from "../base/activities.js";
+import type { DataCredit } from "../base/attribution.js";
 import type { Spot } from "../catalog/catalog.js";
 import type { AreaRule } from "../catalog/regulations.js";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Caveat } from "./caveats.js";
 import { CLOSED_ON_DATE, closureOn } from "../catalog/access.js";
 import { bestDaylightPeriod, notRankedExclusion, screenCandidates } from "./evaluate.js";
 import { buildPick } from "./pick.js";
 import { assertWithinHorizon, parseActivity } from "./request.js";
-import { ServiceError, type ErrorCode } from "../errors.js";
+import { ServiceError, type ErrorCode } from "../base/errors.js";
 import { provenanceOf, type PeriodResult } from "../forecast/engine.js";
-import { optionalString, parseDate, parseSpotId, resolveSpot, type Raw } from "../params.js";
+import { optionalString, parseDate, parseSpotId, resolveSpot, type Raw } from "../catalog/params.js";
 import type { SpotCardJson } from "../schemas/decisions.js";
-import { localDate } from "../time/zone.js";
-import { buildCard } from "../cards/card.js";
+import { localDate } from "../base/zone.js";
+import { buildCard } from "./card.js";
 
 /** The notice of a shared day that has passed. */
 export const DAY_PASSED = "day_passed";

@@ -2,9 +2,9 @@
 // breath-hold depth rule, which covers every spot so a deep wreck never becomes a freediving or
 // spearfishing pick for want of a hand-written entry. src/decisions/evaluate.ts applies them in
 // order: the judgement, then spearfishing closures (the law says more than the depth), then depth.
-import { BREATH_HOLD_DEPTH_M, type Activity } from "../activities.js";
+import { BREATH_HOLD_DEPTH_M, type Activity } from "../base/activities.js";
 import type { SpotRecord, UNSUITED_REASONS } from "../catalog/schema.js";
-import { formatDepth } from "../format.js";
+import { formatDepth } from "../model/format.js";
 
 export interface Unsuitability {
   reason: (typeof UNSUITED_REASONS)[number];

@@ -5,7 +5,7 @@
 // norm visibility inside its pooled range and every region's published `decision_support` to the rule.
 import type { Catalog, Region, Spot } from "../catalog/catalog.js";
 import { median, regionLevels, type RegionLevels, type SpotLevel } from "../catalog/levels.js";
-import { FixedClock } from "../clock.js";
+import { FixedClock } from "../base/clock.js";
 import type { Source, TideSource } from "../sources/types.js";
 import { ForecastService, type NormalConditions } from "./service.js";
 

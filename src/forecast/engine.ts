@@ -1,23 +1,23 @@
 // The forecast engine: hourly inputs + tides + sun → the spot's periods for the whole horizon.
 // Pure: the same inputs and `now` always give the same forecast.
 import { getPosition } from "suncalc";
-import type { DataCredit } from "../attribution.js";
-import { unionCredits } from "../attribution.js";
+import type { DataCredit } from "../base/attribution.js";
+import { unionCredits } from "../base/attribution.js";
 import { closureOn, CLOSED_ON_DATE } from "../catalog/access.js";
 import type { Spot } from "../catalog/catalog.js";
-import { HOUR_MS, hourFloor } from "../clock.js";
-import { CircularMean, round } from "../geo.js";
-import { HORIZON_DAYS } from "../limits.js";
+import { HOUR_MS, hourFloor } from "../base/clock.js";
+import { CircularMean, round } from "../catalog/geo.js";
+import { HORIZON_DAYS } from "../base/limits.js";
 import type { PeriodJson } from "../schemas/conditions.js";
 import { freshnessOf, type Freshness } from "../sources/freshness.js";
 import { tideHeightAt, tideStateAt } from "../sources/tides.js";
 import { NO_ORIGIN, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type TideEvent, type TideSeries } from "../sources/types.js";
-import { intern } from "../flat.js";
-import { isoWithOffset, localDate, monthOf } from "../time/zone.js";
-import { isDaylightSlot, periodSlots } from "./periods.js";
-import { scoreConditions } from "./score.js";
-import { exposureWeight, SHELTERED_WEIGHT, surgeEquivalentM, swellAtSpot, type SwellTrainInput } from "./swell.js";
-import { ratingFor, type Rating } from "./tiers.js";
+import { intern } from "../runtime/flat.js";
+import { isoWithOffset, localDate, monthOf } from "../base/zone.js";
+import { isDaylightSlot, periodSlots } from "../model/periods.js";
+import { scoreConditions } from "../model/score.js";
+import { exposureWeight, SHELTERED_WEIGHT, surgeEquivalentM, swellAtSpot, type SwellTrainInput } from "../model/swell.js";
+import { ratingFor, type Rating } from "../model/tiers.js";
 import {
   estimateVisibility,
   M_PER_FT,
@@ -28,8 +28,8 @@ import {
   satelliteVisibilityM,
   visibilityConfidence,
   type TideState,
-} from "./visibility.js";
-import { explainRating, unrankedOf, type Basis } from "./why.js";
+} from "../model/visibility.js";
+import { explainRating, unrankedOf, type Basis } from "../model/why.js";
 
 /** Hours of inputs needed before the first period: rain memory plus the longest (DST) block. */
 export const INPUT_LOOKBACK_H = 72 + 4;

@@ -3,8 +3,8 @@
 // is the right answer for every request in it). Concurrent requests for one spot share one build.
 import { LRUCache } from "lru-cache";
 import type { Catalog, Spot } from "../catalog/catalog.js";
-import { HOUR_MS, hourFloor, type Clock } from "../clock.js";
-import { HORIZON_DAYS } from "../limits.js";
+import { HOUR_MS, hourFloor, type Clock } from "../base/clock.js";
+import { HORIZON_DAYS } from "../base/limits.js";
 import { SourceUnavailableError, type HourlyInputs, type Source, type TideEvent, type TideSeries, type TideSource } from "../sources/types.js";
 import { buildSpotForecast, INPUT_LOOKBACK_H, type SpotForecast } from "./engine.js";
 

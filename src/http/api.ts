@@ -5,20 +5,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import { LRUCache } from "lru-cache";
-import { AnswerCache, canonicalArgs } from "../answer-cache.js";
-import type { ServiceContext } from "../context.js";
-import { ServiceError } from "../errors.js";
+import { AnswerCache, canonicalArgs } from "../services/answer-cache.js";
+import type { ServiceContext } from "../services/context.js";
+import { ServiceError } from "../base/errors.js";
 import { openApiDocument } from "./openapi.js";
-import { listSpots } from "../facts/spots.js";
-import { asServiceError } from "../failures.js";
-import type { Operation } from "../metering/meter.js";
-import { getConditions } from "../../tools/get-conditions.js";
-import { listCoverage } from "../../tools/list-coverage.js";
-import { recommendSpot } from "../../tools/recommend-spot.js";
-import { bestDay } from "../../tools/best-day.js";
-import { etagMatches, secondsUntilRefresh } from "./caching.js";
-import { sendProblem } from "./problem.js";
-import { applyCommonHeaders, callerOf, headerList, writeHeadAll } from "./request-state.js";
+import { listSpots } from "../answers/spots.js";
+import { asServiceError } from "../web/failures.js";
+import type { Operation } from "../services/metering/meter.js";
+import { getConditions } from "../answers/get-conditions.js";
+import { listCoverage } from "../answers/list-coverage.js";
+import { recommendSpot } from "../answers/recommend-spot.js";
+import { bestDay } from "../answers/best-day.js";
+import { etagMatches, secondsUntilRefresh } from "../web/caching.js";
+import { sendProblem } from "../web/problem.js";
+import { applyCommonHeaders, callerOf, headerList, writeHeadAll } from "../web/request-state.js";
 
 type Args = Record<string, string | string[] | undefined>;
 

@@ -7,13 +7,13 @@
 // GET operation links an example request instead.
 import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
-import { DISCLAIMER, SERVICE_NAME } from "../attribution.js";
-import type { ServiceContext } from "../context.js";
+import { DISCLAIMER, SERVICE_NAME } from "../base/attribution.js";
+import type { ServiceContext } from "../services/context.js";
 import { DISCOVERY } from "../mcp/discovery.js";
 import { TOOLS } from "../mcp/server.js";
-import { esc } from "../share/escape.js";
-import { html, raw, type Raw } from "../share/html.js";
-import { CompressedBody } from "./compressed.js";
+import { esc } from "../services/render/escape.js";
+import { html, raw, type Raw } from "../pages/html.js";
+import { CompressedBody } from "../web/compressed.js";
 import { API_SUMMARY, openApiDocument } from "./openapi.js";
 
 const DOCS_CSS = `body{margin:0;background:#fafafa;font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#102030;line-height:1.5}

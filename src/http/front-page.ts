@@ -3,13 +3,13 @@
 // that does not ask for HTML, a small JSON index of the same links. Built once per process: nothing
 // on it changes while the process runs.
 import type { Express, Request, Response } from "express";
-import { DISCLAIMER, SERVICE_NAME } from "../attribution.js";
-import type { ServiceContext } from "../context.js";
+import { DISCLAIMER, SERVICE_NAME } from "../base/attribution.js";
+import type { ServiceContext } from "../services/context.js";
 import { MCP_PATH } from "../mcp/http.js";
-import { PACKAGE } from "../package-info.js";
-import { html, page, PAGE_CSP, type Raw } from "../share/html.js";
-import { MAP_COLORS } from "../share/palette.js";
-import { landAsset, project } from "./world-map.js";
+import { PACKAGE } from "../base/package-info.js";
+import { html, page, PAGE_CSP, type Raw } from "../pages/html.js";
+import { MAP_COLORS } from "../services/render/palette.js";
+import { landAsset, project } from "../pages/world-map.js";
 
 /** The spot the page's examples use: tide station, no ranking needed, always in the catalogue. */
 export const SAMPLE_SPOT = "hanauma-bay";

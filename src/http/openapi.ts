@@ -6,17 +6,17 @@
 // share image and pages, POST /mcp, the discovery documents, the docs page and the health checks.
 import { JSONRPCErrorResponseSchema, JSONRPCMessageSchema, JSONRPCResponseSchema } from "@modelcontextprotocol/core";
 import { z } from "zod";
-import { tool as bestDayTool } from "../../tools/best-day.js";
-import { config as getConditionsConfig, tool as getConditionsTool } from "../../tools/get-conditions.js";
-import { ERRORS as LIST_COVERAGE_ERRORS, tool as listCoverageTool } from "../../tools/list-coverage.js";
-import { config as recommendSpotConfig, tool as recommendSpotTool } from "../../tools/recommend-spot.js";
-import { DISCLAIMER, SERVICE_NAME } from "../attribution.js";
-import type { Config } from "../config.js";
-import { ERROR_CODES, type ErrorCode } from "../errors.js";
-import { SpotsQuerySchema } from "../facts/spots.js";
-import { CARD_HEIGHT, CARD_WIDTH, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES } from "../limits.js";
+import { tool as bestDayTool } from "../answers/best-day.js";
+import { config as getConditionsConfig, tool as getConditionsTool } from "../answers/get-conditions.js";
+import { ERRORS as LIST_COVERAGE_ERRORS, tool as listCoverageTool } from "../answers/list-coverage.js";
+import { config as recommendSpotConfig, tool as recommendSpotTool } from "../answers/recommend-spot.js";
+import { DISCLAIMER, SERVICE_NAME } from "../base/attribution.js";
+import type { Config } from "../base/config.js";
+import { ERROR_CODES, type ErrorCode } from "../base/errors.js";
+import { SpotsQuerySchema } from "../answers/spots.js";
+import { CARD_HEIGHT, CARD_WIDTH, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES } from "../base/limits.js";
 import { advertisedProtocolVersions, DISCOVERY } from "../mcp/discovery.js";
-import { CARD_IMAGE_PATH, SHARE_ROUTE_ERRORS } from "./pages.js";
+import { CARD_IMAGE_PATH, SHARE_ROUTE_ERRORS } from "./page-routes.js";
 import { MCP_PATH } from "../mcp/http.js";
 import { portableJsonSchema } from "../schemas/portable.js";
 import { TOOLS } from "../mcp/server.js";
@@ -25,8 +25,8 @@ import "../schemas/conditions.js";
 import "../schemas/decisions.js";
 import "../schemas/health.js";
 import "../schemas/tool-error.js";
-import { VALIDATION_PATH } from "../validation/report.js";
-import "../validation/schema.js";
+import { VALIDATION_PATH } from "../services/validation/report.js";
+import "../services/validation/schema.js";
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ export const OPERATION_STATUSES = {
   conditions: [400, 404, 422, 429, 503],
   spots: [400, 429],
   // The spec lists no error for coverage: no filter value is refused (a repeated `region` lists each
-  // region), and the listing counts toward no cap (src/metering/meter.ts).
+  // region), and the listing counts toward no cap (src/services/metering/meter.ts).
   coverage: [],
   recommendations: [400, 401, 402, 404, 422, 429, 503],
   "best-day": [400, 401, 402, 404, 422, 429, 503],
@@ -318,7 +318,7 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
       params: parameters(listCoverageTool.config.inputSchema),
       schema: "Coverage",
       statuses: OPERATION_STATUSES.coverage,
-      // Its handler's codes, and the facts caps' (src/metering/meter.ts; breadth_limit is conditions' only).
+      // Its handler's codes, and the facts caps' (src/services/metering/meter.ts; breadth_limit is conditions' only).
       only: [...LIST_COVERAGE_ERRORS, "rate_limited"],
     }),
     "/api/v1/recommendations": restOperation({

@@ -4,11 +4,11 @@
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { callerAddress } from "../metering/caller.js";
-import type { ServiceContext } from "../context.js";
-import { ServiceError, type ErrorCode } from "../errors.js";
-import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_PIPELINED_REQUESTS, MAX_QUERY_BYTES, MAX_UNREAD_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from "../limits.js";
-import { problemBody } from "./problem.js";
+import { callerAddress } from "../services/metering/caller.js";
+import type { ServiceContext } from "../services/context.js";
+import { ServiceError, type ErrorCode } from "../base/errors.js";
+import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_PIPELINED_REQUESTS, MAX_QUERY_BYTES, MAX_UNREAD_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from "../base/limits.js";
+import { problemBody } from "../web/problem.js";
 
 export interface ServerTimeouts {
   /** Whole request head (request line and headers) must arrive within this. */

@@ -7,8 +7,8 @@
 // can keep the process alive past the grace period.
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
-import type { ServiceContext } from "../context.js";
-import type { ServiceLogger } from "../logger.js";
+import type { ServiceContext } from "../services/context.js";
+import type { ServiceLogger } from "../base/logger.js";
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -11,14 +11,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
-import type { ServiceContext } from "../context.js";
-import { applyCommonHeaders, callerOf, headerList, requestState } from "../http/request-state.js";
-import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../limits.js";
+import type { ServiceContext } from "../services/context.js";
+import { applyCommonHeaders, callerOf, headerList, requestState } from "../web/request-state.js";
+import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../base/limits.js";
 import { scanBody } from "./body-scan.js";
 import { knownCall, ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
-import { forbiddenArgName } from "../answer-cache.js";
+import { forbiddenArgName } from "../services/answer-cache.js";
 import { createMcpServerFactory, type CallRecord } from "./server.js";
-import type { Source } from "../attribution.js";
+import type { Source } from "../base/attribution.js";
 import { MCP_PROTOCOL_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION } from "./versions.js";
 
 /** Where the endpoint is served (the discovery documents and OpenAPI name it too). */

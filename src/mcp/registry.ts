@@ -2,9 +2,9 @@
 // remote over streamable HTTP) and the MCP Bundle manifest for desktop hosts. Both are written from
 // package.json and the settings table below; `npm run release:metadata` writes the checked-in copies
 // and the tests fail when those drift from what this module makes.
-import { DATA_SOURCES } from "../config.js";
-import { SERVICE_NAME } from "../attribution.js";
-import { PACKAGE, type PackageInfo } from "../package-info.js";
+import { DATA_SOURCES } from "../base/config.js";
+import { SERVICE_NAME } from "../base/attribution.js";
+import { PACKAGE, type PackageInfo } from "../base/package-info.js";
 import { TOOLS } from "./server.js";
 
 export const REGISTRY_SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";

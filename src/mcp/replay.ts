@@ -21,9 +21,9 @@
 import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest, isSpecType } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
-import { canonicalArgs, forbiddenArgName, type CachedAnswer } from "../answer-cache.js";
-import type { Operation } from "../metering/meter.js";
-import type { Raw } from "../params.js";
+import { canonicalArgs, forbiddenArgName, type CachedAnswer } from "../services/answer-cache.js";
+import type { Operation } from "../services/metering/meter.js";
+import type { Raw } from "../catalog/params.js";
 import { TOOLS } from "./server.js";
 
 /**

@@ -5,7 +5,7 @@
 // header is a 400 with the -32022 UnsupportedProtocolVersion error listing these.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROJECT_ROOT } from "../paths.js";
+import { PROJECT_ROOT } from "../base/paths.js";
 
 /** Where the server card template lives (discovery.ts serves it). */
 export const SERVER_CARD_TEMPLATE = ".well-known/mcp/server-card.json";

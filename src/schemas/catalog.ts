@@ -1,6 +1,6 @@
 // SpotList (GET /api/v1/spots) and Coverage (GET /api/v1/coverage, list_coverage), spec section 2.
 import { z } from "zod";
-import { ACTIVITY_IDS } from "../activities.js";
+import { ACTIVITY_IDS } from "../base/activities.js";
 import { DateTime, RegionRef, SourceSchema, Uri } from "./common.js";
 
 export const ActivityIdSchema = z.enum(ACTIVITY_IDS);

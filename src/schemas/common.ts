@@ -2,7 +2,7 @@
 // handlers, validate responses in tests, and become the MCP output schemas and the OpenAPI document.
 // Every key is required; unknown values are null, never omitted.
 import { z } from "zod";
-import { ALL_ERROR_CODES } from "../errors.js";
+import { ALL_ERROR_CODES } from "../base/errors.js";
 
 export const DateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: "Spot-local calendar date, YYYY-MM-DD", example: "2026-11-22" });
 export const DateTime = z

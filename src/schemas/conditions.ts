@@ -1,6 +1,6 @@
 // Conditions (response of GET /api/v1/conditions and the get_conditions tool), spec section 2.
 import { z } from "zod";
-import { RATINGS } from "../forecast/tiers.js";
+import { RATINGS } from "../model/tiers.js";
 import { FRESHNESS_IDS } from "../sources/freshness.js";
 import { DataCreditSchema, DateString, DateTime, Nullable, RegionRef, SourceSchema, Uri } from "./common.js";
 

@@ -1,6 +1,6 @@
 // The structuredContent of an MCP tool error: the same stable code the REST twin puts in its problem.
 import { z } from "zod";
-import { ALL_ERROR_CODES } from "../errors.js";
+import { ALL_ERROR_CODES } from "../base/errors.js";
 import { SourceSchema } from "./common.js";
 
 export const ToolErrorSchema = z

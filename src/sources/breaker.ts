@@ -3,7 +3,7 @@
 // cool-down → closed on a successful probe, open again on a failed one. One log line per change
 // (at debug while the cause is a network failure, which the upstream client reports once).
 import type { Logger } from "pino";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../base/clock.js";
 
 export type BreakerState = "closed" | "open" | "half-open";
 

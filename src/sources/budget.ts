@@ -2,8 +2,8 @@
 // plans and request shapes the adapters actually use (docs/live-data.md quotes `npm run budget`).
 import { Catalog } from "../catalog/catalog.js";
 import type { RegionRecord } from "../catalog/schema.js";
-import { DAY_MS } from "../clock.js";
-import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../limits.js";
+import { DAY_MS } from "../base/clock.js";
+import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../base/limits.js";
 import { coopsStationId } from "./coops.js";
 import { loadClimatology } from "./climatology.js";
 import type { ClimatologyTable } from "./climatology-schema.js";

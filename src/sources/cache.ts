@@ -14,7 +14,7 @@
 // then kept with its true age (`held`).
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../base/clock.js";
 import { callerTicket, refreshTicket, type Ticket } from "./scheduler.js";
 import type { SharedAnswers } from "./shared.js";
 

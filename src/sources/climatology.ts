@@ -11,13 +11,13 @@
 // are the mean times NORM_GUST_FACTOR.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DataCredit } from "../attribution.js";
+import type { DataCredit } from "../base/attribution.js";
 import type { Spot } from "../catalog/catalog.js";
-import { DATA_DIR } from "../paths.js";
+import { DATA_DIR } from "../base/paths.js";
 import { LRUCache } from "lru-cache";
-import { HOUR_MS } from "../clock.js";
-import { OPEN_WATER_GUST_FACTOR } from "../forecast/wind-words.js";
-import { offsetMinutes } from "../time/zone.js";
+import { HOUR_MS } from "../base/clock.js";
+import { OPEN_WATER_GUST_FACTOR } from "../model/wind-words.js";
+import { offsetMinutes } from "../base/zone.js";
 import { ClimatologyTable, type ClimatologyMonth, type WaterTempZone } from "./climatology-schema.js";
 import { emptyInputs, SWELL_TRAINS, SourceUnavailableError, type HourlyInputs, type Origin, type Source } from "./types.js";
 
@@ -59,7 +59,7 @@ export function unknownZoneSpots(table: ClimatologyTable, regionSpotIds: Readonl
 /**
  * Gusts in the norms: the hour's mean wind times one documented gust factor, not per-region guesses
  * (those averaged 1.7–2.4, which is gusty inland air, not sea air): the usual open-water peak gust,
- * the same factor the wind words judge gusts by (src/forecast/wind-words.ts gives its source).
+ * the same factor the wind words judge gusts by (src/model/wind-words.ts gives its source).
  */
 export const NORM_GUST_FACTOR = OPEN_WATER_GUST_FACTOR;
 

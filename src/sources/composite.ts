@@ -2,7 +2,7 @@
 // and fails (503) when they have nothing; `auto` reads upstreams and fills every value they lack,
 // hour by hour and field by field, from the seasonal norms — each value keeping its own origin.
 import type { Spot } from "../catalog/catalog.js";
-import type { DataSourceMode } from "../config.js";
+import type { DataSourceMode } from "../base/config.js";
 import type { ClimatologySource } from "./climatology.js";
 import { emptyInputs, INPUT_FIELDS, NO_ORIGIN, SourceUnavailableError, SWELL_TRAINS, type HourlyInputs, type InputField, type Source } from "./types.js";
 

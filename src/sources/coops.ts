@@ -1,9 +1,9 @@
 // NOAA CO-OPS tide predictions (datagetter, product=predictions, interval=hilo, MLLW, feet, GMT) for
 // spots whose station is a NOAA one, and the tide source the service uses: CO-OPS when it answers,
 // the offline harmonic prediction otherwise (and always for non-NOAA stations).
-import type { DataCredit } from "../attribution.js";
+import type { DataCredit } from "../base/attribution.js";
 import type { Spot } from "../catalog/catalog.js";
-import { DAY_MS } from "../clock.js";
+import { DAY_MS } from "../base/clock.js";
 import type { CacheEntry, UpstreamCache } from "./cache.js";
 import { NoDataError, ShapeError, UpstreamError, type UpstreamClient } from "./http.js";
 import type { HarmonicTideSource } from "./tides.js";

@@ -6,12 +6,12 @@
 // is carried forward while it is young enough to matter. The products change once a day and are a
 // week old when they arrive, so a region is asked once per UTC day, behind callers' requests, and no
 // caller ever waits on ERDDAP's 8–18 s answers: until the day's answer is in, the last one is used.
-import type { DataCredit } from "../attribution.js";
+import type { DataCredit } from "../base/attribution.js";
 import type { Region, Spot } from "../catalog/catalog.js";
-import { HOUR_MS } from "../clock.js";
-import { KD490_MAX } from "../forecast/optics.js";
-import { SATELLITE_MAX_AGE_H } from "../forecast/visibility.js";
-import { distanceKm } from "../geo.js";
+import { HOUR_MS } from "../base/clock.js";
+import { KD490_MAX } from "../model/optics.js";
+import { SATELLITE_MAX_AGE_H } from "../model/visibility.js";
+import { distanceKm } from "../catalog/geo.js";
 import type { CacheEntry, UpstreamCache } from "./cache.js";
 import { ShapeError, UpstreamError, type UpstreamClient } from "./http.js";
 import type { Ticket } from "./scheduler.js";

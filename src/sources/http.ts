@@ -4,7 +4,7 @@
 // concurrent requests" waits and retries (bounded), a spent quota pauses the lane until the window
 // resets; neither counts against the breaker.
 import type { Logger } from "pino";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../base/clock.js";
 import type { CircuitBreaker } from "./breaker.js";
 import { callerTicket, windowReset, type QuotaWindowId, type Ticket, type UpstreamLane } from "./scheduler.js";
 import { SourceUnavailableError } from "./types.js";

@@ -4,10 +4,10 @@
 // refresh-ahead ticker that keeps recently asked regions fresh so requests rarely wait on an upstream.
 // Spots without a tide station get the modelled tide read off the marine answer (tide-model.ts).
 import type { Logger } from "pino";
-import { SERVICE_NAME, SERVICE_VERSION } from "../attribution.js";
-import { DAY_MS, HOUR_MS, type Clock } from "../clock.js";
-import type { Config } from "../config.js";
-import { REFRESH_MS } from "../limits.js";
+import { SERVICE_NAME, SERVICE_VERSION } from "../base/attribution.js";
+import { DAY_MS, HOUR_MS, type Clock } from "../base/clock.js";
+import type { Config } from "../base/config.js";
+import { REFRESH_MS } from "../base/limits.js";
 import { CircuitBreaker } from "./breaker.js";
 import { UpstreamCache } from "./cache.js";
 import { CoopsTideSource, PreferredTideSource } from "./coops.js";
@@ -23,7 +23,7 @@ import type { HarmonicTideSource } from "./tides.js";
 import { MODELLED_TIDE_ID } from "./tide-model.js";
 import type { Source, TideEvent } from "./types.js";
 import type { Region } from "../catalog/catalog.js";
-import { OpenMeteoHindcast } from "../validation/hindcast.js";
+import { OpenMeteoHindcast } from "./hindcast.js";
 
 export const UPSTREAMS = ["open-meteo-marine", "open-meteo-forecast", "noaa-coops", "erddap"] as const;
 export type UpstreamName = (typeof UPSTREAMS)[number];

@@ -18,7 +18,7 @@
 // Conservative by design: a region watches every model whose area (a box slightly larger than the
 // model's domain) holds any of its spots, even where the server would pick another first. Watching a
 // model too many costs only re-downloads; missing one would hold back a new forecast.
-import { HOUR_MS, type Clock } from "../clock.js";
+import { HOUR_MS, type Clock } from "../base/clock.js";
 import { ShapeError, type UpstreamClient } from "./http.js";
 import { refreshTicket } from "./scheduler.js";
 

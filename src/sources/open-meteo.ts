@@ -2,10 +2,10 @@
 // gusts, rain, cloud) behind the Source interface. One request per region and endpoint carries all
 // its spots as a coordinate list; answers are asked in GMT, joined on timestamps, converted from the
 // units the answer declares, and every value may be null.
-import { HOUR_MS } from "../clock.js";
-import type { DataCredit } from "../attribution.js";
+import { HOUR_MS } from "../base/clock.js";
+import type { DataCredit } from "../base/attribution.js";
 import type { Region, Spot } from "../catalog/catalog.js";
-import { distanceKm } from "../geo.js";
+import { distanceKm } from "../catalog/geo.js";
 import type { CacheEntry, NewerCheck, UpstreamCache } from "./cache.js";
 import { ShapeError, type UpstreamClient } from "./http.js";
 import type { ModelRunWatch } from "./model-runs.js";

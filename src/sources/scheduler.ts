@@ -8,7 +8,7 @@
 // The lane's state (slots, spent calls, blocks) sits behind `UpstreamBudget`: in process here; a
 // shared implementation (Redis) lets several instances split one client IP's allowance.
 import type { Logger } from "pino";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../base/clock.js";
 
 /** Who is waiting: a caller's request goes before refresh-ahead work. */
 export type Priority = "caller" | "refresh";

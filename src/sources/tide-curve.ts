@@ -12,8 +12,8 @@
 // `dropSpurious` and `HarmonicTideSource#window` describe (test/tides.test.ts checks every station
 // over three months).
 import { astro, constituents as MODELS, type Constituent, type Station } from "@neaps/tide-predictor";
-import { HOUR_MS } from "../clock.js";
-import { M_PER_FT } from "../forecast/visibility.js";
+import { HOUR_MS } from "../base/clock.js";
+import { M_PER_FT } from "../model/visibility.js";
 import type { TideEvent } from "./types.js";
 
 const D2R = Math.PI / 180;

@@ -3,9 +3,9 @@
 // mean sea level), and their heights converted to feet above an MLLW estimated from the same series.
 // Pure functions; the Open-Meteo adapter feeds them (open-meteo.ts) and docs/live-data.md describes
 // the method and what it is not.
-import type { DataCredit } from "../attribution.js";
-import { HOUR_MS } from "../clock.js";
-import { M_PER_FT } from "../forecast/visibility.js";
+import type { DataCredit } from "../base/attribution.js";
+import { HOUR_MS } from "../base/clock.js";
+import { M_PER_FT } from "../model/visibility.js";
 import type { TideEvent } from "./types.js";
 
 /** The `sources` identifier of a modelled tide (station tides are `tide-harmonics:<station>` or `noaa-coops:<id>`). */

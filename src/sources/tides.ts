@@ -6,13 +6,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Station } from "@neaps/tide-predictor";
 import { LRUCache } from "lru-cache";
-import type { DataCredit } from "../attribution.js";
+import type { DataCredit } from "../base/attribution.js";
 import type { Spot } from "../catalog/catalog.js";
-import { DATA_DIR } from "../paths.js";
-import { DAY_MS, HOUR_MS, MINUTE_MS } from "../clock.js";
+import { DATA_DIR } from "../base/paths.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../base/clock.js";
 import { StationHarmonics } from "./tide-curve.js";
 import type { Origin, TideEvent, TideSeries, TideSource } from "./types.js";
-import { M_PER_FT } from "../forecast/visibility.js";
+import { M_PER_FT } from "../model/visibility.js";
 
 interface StationFile {
   generated_from: string;

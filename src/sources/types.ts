@@ -1,7 +1,7 @@
 // The Source interface: per spot and hour, the raw inputs the forecast engine needs, with where
 // each value came from and when it was fetched. Implementations: the embedded climatology (offline)
 // and the live upstream adapters; a composite fills gaps in one from the other, value by value.
-import type { DataCredit } from "../attribution.js";
+import type { DataCredit } from "../base/attribution.js";
 import type { Spot } from "../catalog/catalog.js";
 
 /** Hourly input fields. Units are in the names; directions are where the thing comes FROM. */

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { describe } from "vitest";
-import { PROJECT_ROOT } from "../../src/paths.js";
+import { PROJECT_ROOT } from "../../src/base/paths.js";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const available = existsSync(CHROMIUM_PATH);

@@ -3,7 +3,7 @@
 // names why one cannot run in a test, so a command added to the docs is covered the day it appears.
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
-import { PROJECT_ROOT } from "../../src/paths.js";
+import { PROJECT_ROOT } from "../../src/base/paths.js";
 import { exampleDocuments } from "../../scripts/readme-examples.js";
 
 export interface DocCommand {

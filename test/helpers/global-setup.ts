@@ -10,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { PROJECT_ROOT } from "../../src/paths.js";
+import { PROJECT_ROOT } from "../../src/base/paths.js";
 import { SERVICE_ARGS } from "./process.js";
 
 export default function setup(): void {

@@ -4,14 +4,14 @@
 import type { Server } from "node:http";
 import { afterEach } from "vitest";
 import type { AddressInfo } from "node:net";
-import { FixedClock } from "../../src/clock.js";
-import { loadConfig } from "../../src/config.js";
+import { FixedClock } from "../../src/base/clock.js";
+import { loadConfig } from "../../src/base/config.js";
 import { createContext, type ContextOptions } from "../../src/compose.js";
-import type { ServiceContext } from "../../src/context.js";
+import type { ServiceContext } from "../../src/services/context.js";
 import { createApp } from "../../src/http/app.js";
 import { rankedTestCatalog } from "./catalog.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections, SERVER_TIMEOUTS, type ServerTimeouts } from "../../src/http/server-hooks.js";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/base/logger.js";
 
 export interface TestService {
   base: string;
