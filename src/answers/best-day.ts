@@ -6,13 +6,12 @@
 // invalid_range, range_too_long (400); unknown_spot (404, also for an unknown region); outside_horizon (422).
 // Statuses (200): ok, no_data, not_covered, conditions_only, activity_not_modeled.
 import { z } from "zod";
-import { sourceLine } from "../base/attribution.js";
 import { picksMarkdown } from "../decisions/markdown.js";
 import type { ServiceContext } from "../services/context.js";
-import { BEST_DAY_NOISE_MARGIN, evaluateDay, excludeUnranked, exclusionSentence, rankDays, screenCandidates, type Considered, type DayOption } from "../decisions/evaluate.js";
+import { BEST_DAY_NOISE_MARGIN, evaluateDay, excludeUnranked, exclusionSentence, rankDays, screenCandidates, type Considered, type DayOption, type ScreenedCandidates } from "../decisions/evaluate.js";
 import { bestWindowOf, buildPick } from "../decisions/pick.js";
-import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput } from "../decisions/request.js";
-import { commonFields, decisionDataTime, decisionZone, declinedFields, earlyStatus, notRankedSentence, unrankedFields } from "../decisions/response.js";
+import { destinationEcho, destinationInputShape, parseDecisionQuery, resolveDestination, type DecisionInput, type DecisionQuery, type Destination } from "../decisions/request.js";
+import { commonFields, decisionDataTime, decisionZone, declinedFields, earlyStatus, notRankedSentence, unrankedFields, type EarlyStatus } from "../decisions/response.js";
 import { ServiceError } from "../base/errors.js";
 import { SEASONAL_NORM_LABEL, seasonOf } from "../model/norms.js";
 import { daylightEnd } from "../model/periods.js";
@@ -53,8 +52,37 @@ interface DayResult {
   /** Spots closed that day (closed_on_date exclusions). */
   closed: Considered["excluded"];
 }
+type RankedDay = DayResult & { top: DayOption };
+
+/** The question once parsed: where, for what, and which days (defaults filled in, clamped to the horizon). */
+interface BestDayQuery {
+  q: DecisionQuery;
+  dest: Destination;
+  tz: string;
+  today: string;
+  /** `from` and `to` as sent (undefined when not). */
+  fromIn: string | undefined;
+  toIn: string | undefined;
+  /** The window asked for, before clamping to the horizon. */
+  toWanted: string;
+  from: string;
+  to: string;
+  dates: string[];
+}
+
+/** What was decided: an early status, a refusal to rank (rules listed), or the days ranked. */
+type BestDayDecision =
+  | { kind: "early"; early: EarlyStatus }
+  | { kind: "declined"; region: string; declined: ReturnType<typeof declinedFields> }
+  | { kind: "ranked"; region: string; screened: ScreenedCandidates; overLimit: Considered["skipped"]; results: DayResult[]; ranked: RankedDay[]; dataTimes: (Date | null)[] };
 
 export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise<BestDayJson> {
+  const query = parseBestDayQuery(input, ctx);
+  return renderBestDay(query, await decideBestDay(query, ctx), ctx);
+}
+
+/** Parse: arguments → the query, or the ServiceError the spec names for them. */
+function parseBestDayQuery(input: BestDayInput, ctx: ServiceContext): BestDayQuery {
   const q = parseDecisionQuery(input);
   const fromIn = parseDate("from", input.from);
   const toIn = parseDate("to", input.to);
@@ -62,9 +90,6 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   const tz = decisionZone(dest);
   const today = localDate(ctx.clock.now(), tz);
   const lastDay = addDays(today, HORIZON_DAYS - 1);
-  // Today has daylight left until its last daylight window ends (recommend_spot rolls forward then).
-  const daylightLeftOn = (date: string) => date !== today || ctx.clock.now().getTime() < daylightEnd(today, tz).getTime();
-
   if (fromIn !== undefined && toIn !== undefined && toIn < fromIn) {
     throw new ServiceError("invalid_range", `\`to\` (${toIn}) is before \`from\` (${fromIn}).`);
   }
@@ -81,54 +106,26 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
     });
   }
   const to = toWanted > lastDay ? lastDay : toWanted;
-
-  const base = {
-    schema: "service.best_day.v1" as const,
-    query: {
-      ...destinationEcho(q),
-      from: fromIn ?? null,
-      to: toIn ?? null,
-    },
-    ...commonFields(ctx, q, dest),
-    // What was asked for, defaults filled in (the spec types both as strings): the window before clamping.
-    range: { from, to, requested_from: fromIn ?? today, requested_to: toIn ?? toWanted },
-  };
   const dates = Array.from({ length: daysBetween(from, to) + 1 }, (_, i) => addDays(from, i));
-  const early = earlyStatus(ctx, q, dest);
-  if (early || !dest.covered) {
-    const e = early!;
-    return {
-      ...base,
-      ...unrankedFields(e),
-      best: null,
-      runner_up: null,
-      days: dates.map((date) => ({ date, date_label: dateLabel(date, today), score: null, rating: null, spot: null, best_window: null, summary: e.message })),
-      cards: [],
-      card_markdown: picksMarkdown(`Best day for ${q.activity.label.toLowerCase()}`, [], ctx.links.base, e.message),
-    };
-  }
+  return { q, dest, tz, today, fromIn, toIn, toWanted, from, to, dates };
+}
 
-  const regulations = ctx.regulations;
-  const ruled = screenCandidates(dest.candidates, q.activity, regulations);
+/** Decide: screen the spots by their rules, evaluate every day, rank the days. */
+async function decideBestDay(query: BestDayQuery, ctx: ServiceContext): Promise<BestDayDecision> {
+  const { q, dest } = query;
+  const early = earlyStatus(ctx, q, dest);
+  if (early || !dest.covered) return { kind: "early", early: early! };
+  const ruled = screenCandidates(dest.candidates, q.activity, ctx.regulations);
   const overLimit = dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." }));
   // Spots decisions do not rank are excluded once for the window (it does not change by day).
   const screened = excludeUnranked(ruled, ctx);
   if (dest.region.decision_support === "conditions_only") {
     // Rules before the refusal: each spot's closure or exclusion is listed, then the answer declines.
-    const declined = declinedFields(ctx, dest, q.activity.label, screened.excluded, overLimit);
-    return {
-      ...base,
-      ...declined,
-      best: null,
-      runner_up: null,
-      days: dates.map((date) => ({ date, date_label: dateLabel(date, today), score: null, rating: null, spot: null, best_window: null, summary: notRankedSentence(dest.region.name) })),
-      cards: [],
-      card_markdown: picksMarkdown(`Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name}`, [], ctx.links.base, declined.message),
-    };
+    return { kind: "declined", region: dest.region.name, declined: declinedFields(ctx, dest, q.activity.label, screened.excluded, overLimit) };
   }
   const results: DayResult[] = [];
   const dataTimes: (Date | null)[] = [];
-  for (const date of dates) {
+  for (const date of query.dates) {
     const day = await evaluateDay(screened, date, q.activity, ctx);
     results.push({
       date,
@@ -140,89 +137,47 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
   }
   // The spec: `best` is the highest score in the window, equal scores go to the nearer day;
   // uncertainty is carried by confidence (lead time) and by `versus_next`'s words, never by reordering.
-  const ranked = rankDays(results.filter((r): r is DayResult & { top: DayOption } => r.top !== null).map((r) => ({ ...r, score: r.top.period.score! })));
-  const winner = ranked[0] ?? null;
-  const second = ranked[1] ?? null;
+  const ranked = rankDays(results.filter((r): r is RankedDay => r.top !== null).map((r) => ({ ...r, score: r.top.period.score! })));
+  return { kind: "ranked", region: dest.region.name, screened, overLimit, results, ranked, dataTimes };
+}
 
-  const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
-  const considered = {
-    scored: everScored.size,
-    excluded: [...screened.excluded, ...closedInWindow(results)],
-    skipped: [
-      ...screened.eligible
-        .filter((e) => !everScored.has(e.candidate.spot.id) && !results.every((r) => r.closed.some((x) => x.spot.id === e.candidate.spot.id)))
-        .map((e) => ({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data" as const, note: `No scored daylight period between ${from} and ${to}.` })),
-      ...overLimit,
-    ],
+/** Render: the response object and its Markdown, built whole from the query and the decision. */
+function renderBestDay(query: BestDayQuery, decision: BestDayDecision, ctx: ServiceContext): BestDayJson {
+  const { q, dest, today, fromIn, toIn, toWanted, from, to, dates } = query;
+  const base = {
+    schema: "service.best_day.v1" as const,
+    query: { ...destinationEcho(q), from: fromIn ?? null, to: toIn ?? null },
+    ...commonFields(ctx, q, dest),
+    // What was asked for, defaults filled in (the spec types both as strings): the window before clamping.
+    range: { from, to, requested_from: fromIn ?? today, requested_to: toIn ?? toWanted },
   };
-
+  const blankDays = (summary: string) => dates.map((date) => ({ date, date_label: dateLabel(date, today), score: null, rating: null, spot: null, best_window: null, summary }));
+  if (decision.kind === "early") {
+    const e = decision.early;
+    return { ...base, ...unrankedFields(e), best: null, runner_up: null, days: blankDays(e.message), cards: [], card_markdown: picksMarkdown(`Best day for ${q.activity.label.toLowerCase()}`, [], ctx.links.base, e.message) };
+  }
+  const title = `Best day for ${q.activity.label.toLowerCase()} in ${decision.region}`;
+  if (decision.kind === "declined") {
+    const { declined } = decision;
+    return { ...base, ...declined, best: null, runner_up: null, days: blankDays(notRankedSentence(decision.region)), cards: [], card_markdown: picksMarkdown(title, [], ctx.links.base, declined.message) };
+  }
+  const [winner = null, second = null] = decision.ranked;
   const best = winner
     ? {
-        ...buildPick(ctx, 1, winner.top, { activity: q.activity, date: winner.date, today, point: dest.point, regulationsReadable: regulations.readable }, versusNext(winner, second, today)),
+        ...buildPick(ctx, 1, winner.top, { activity: q.activity, date: winner.date, today, point: dest.point, regulationsReadable: ctx.regulations.readable }, versusNext(winner, second, today)),
         date_label: dateLabel(winner.date, today),
       }
     : null;
-  const days = results.map((r) => {
-    const label = dateLabel(r.date, today);
-    if (!r.top) {
-      const allClosed = screened.eligible.length > 0 && r.closed.length === screened.eligible.length;
-      const why = !daylightLeftOn(r.date)
-        ? "No daylight window left today."
-        : screened.eligible.length === 0
-          ? exclusionSummary(screened.excluded)
-          : allClosed
-            ? `Closed: ${[...new Set(r.closed.map((x) => x.note))].join(" ")}`
-            : r.date === today
-              ? "No daylight window left today."
-              : "No scored daylight window.";
-      return { date: r.date, date_label: label, score: null, rating: null, spot: null, best_window: null, summary: why };
-    }
-    const p = r.top.period;
-    const w = bestWindowOf(p, tz);
-    return {
-      date: r.date,
-      date_label: label,
-      score: p.score,
-      rating: p.rating,
-      spot: { id: r.top.candidate.spot.id, name: r.top.candidate.spot.name },
-      best_window: w,
-      summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
-    };
-  });
-
-  // As in recommend_spot: `ok` only with a best day; otherwise `no_data`, with no daylight left in
-  // the window said first, then every candidate excluded or closed on every day, each with its rule.
-  let status: BestDayJson["status"] = "ok";
-  let message: string;
-  if (best) {
-    const seasonal = winner!.top.period.seasonal;
-    message =
-      `Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
-      `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
-      (seasonal ? ` ${seasonalDaysSentence(best.date, screened.eligible.some((e) => e.candidate.spot.tide_station !== null), results.some((r) => r.closed.length > 0))}` : "");
-  } else {
-    status = "no_data";
-    if (!dates.some(daylightLeftOn)) {
-      message = `No daylight window is left between ${from} and ${to} in ${dest.region.name}. Try a later window.`;
-    } else if (screened.eligible.length === 0) {
-      message = exclusionSentence(q.activity.label, screened.excluded);
-    } else if (results.every((r) => r.closed.length === screened.eligible.length)) {
-      message = `Closed on every day between ${from} and ${to}: ${[...new Set(results.flatMap((r) => r.closed.map((x) => `${x.spot.name}: ${x.note}`)))].join(" ")}`;
-    } else {
-      message = `No scored daylight window between ${from} and ${to} in ${dest.region.name}.`;
-    }
-  }
+  const days = decision.results.map((r) => daySummary(r, query, decision.screened, ctx));
+  const message = best ? bestMessage(query, best, winner!, decision) : noBestMessage(query, decision, ctx);
   const strip = days.map((d) => `| ${d.date_label} | ${d.rating ?? "–"} | ${d.score ?? "–"} | ${d.spot ? mdEscape(d.spot.name) : "–"} | ${d.best_window ? `${d.best_window.start_local}–${d.best_window.end_local}` : "–"} |`);
-  const markdown = picksMarkdown(`Best day for ${q.activity.label.toLowerCase()} in ${dest.region.name}`, best ? [best] : [], ctx.links.base, message).replace(
-    `\n${sourceLine(ctx.links.base)}`,
-    `\n| Day | Rating | Score | Spot | Window |\n|---|---|---|---|---|\n${strip.join("\n")}\n\n${sourceLine(ctx.links.base)}`,
-  );
   return {
     ...base,
-    generated_at: decisionDataTime(ctx, dest, dataTimes),
+    generated_at: decisionDataTime(ctx, dest, decision.dataTimes),
     data_credits: best?.data_credits ?? [],
-    status,
-    considered,
+    // As in recommend_spot: `ok` only with a best day; otherwise `no_data`, with its reason said.
+    status: best ? "ok" : "no_data",
+    considered: consideredOf(query, decision),
     message,
     facts_hint: null,
     best,
@@ -231,8 +186,87 @@ export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise
       : null,
     days,
     cards: best ? [best.card] : [],
-    card_markdown: markdown,
+    card_markdown: picksMarkdown(title, best ? [best] : [], ctx.links.base, message, ["| Day | Rating | Score | Spot | Window |", "|---|---|---|---|---|", ...strip]),
   };
+}
+
+type Ranked = Extract<BestDayDecision, { kind: "ranked" }>;
+
+/** Spots scored on some day, spots excluded by a rule (or closed on some days), spots with no daylight data. */
+function consideredOf(query: BestDayQuery, decision: Ranked): BestDayJson["considered"] {
+  const { results, screened, overLimit } = decision;
+  const everScored = new Set(results.flatMap((r) => [...r.scoredSpots]));
+  return {
+    scored: everScored.size,
+    excluded: [...screened.excluded, ...closedInWindow(results)],
+    skipped: [
+      ...screened.eligible
+        .filter((e) => !everScored.has(e.candidate.spot.id) && !results.every((r) => r.closed.some((x) => x.spot.id === e.candidate.spot.id)))
+        .map((e) => ({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data" as const, note: `No scored daylight period between ${query.from} and ${query.to}.` })),
+      ...overLimit,
+    ],
+  };
+}
+
+/** Today has daylight left until its last daylight window ends (recommend_spot rolls forward then). */
+function daylightLeftOn(date: string, query: BestDayQuery, ctx: ServiceContext): boolean {
+  return date !== query.today || ctx.clock.now().getTime() < daylightEnd(query.today, query.tz).getTime();
+}
+
+/** One day's line: its best spot and window, or why it has none. */
+function daySummary(r: DayResult, query: BestDayQuery, screened: ScreenedCandidates, ctx: ServiceContext): BestDayJson["days"][number] {
+  const label = dateLabel(r.date, query.today);
+  if (!r.top) {
+    const allClosed = screened.eligible.length > 0 && r.closed.length === screened.eligible.length;
+    const why = !daylightLeftOn(r.date, query, ctx)
+      ? "No daylight window left today."
+      : screened.eligible.length === 0
+        ? exclusionSummary(screened.excluded)
+        : allClosed
+          ? `Closed: ${[...new Set(r.closed.map((x) => x.note))].join(" ")}`
+          : r.date === query.today
+            ? "No daylight window left today."
+            : "No scored daylight window.";
+    return { date: r.date, date_label: label, score: null, rating: null, spot: null, best_window: null, summary: why };
+  }
+  const p = r.top.period;
+  const w = bestWindowOf(p, query.tz);
+  return {
+    date: r.date,
+    date_label: label,
+    score: p.score,
+    rating: p.rating,
+    spot: { id: r.top.candidate.spot.id, name: r.top.candidate.spot.name },
+    best_window: w,
+    summary: `${r.top.candidate.spot.name} ${w.start_local}–${w.end_local}: ${p.rating} (${p.score}${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}), ${p.visFt} ft visibility, ${p.swellFt} ft swell, ${Math.round(p.windKt ?? 0)} kt wind.`,
+  };
+}
+
+/** The headline when a day wins. */
+function bestMessage(query: BestDayQuery, best: NonNullable<BestDayJson["best"]>, winner: RankedDay, decision: Ranked): string {
+  const { q, from, to } = query;
+  const seasonal = winner.top.period.seasonal;
+  return (
+    `Best day for ${q.activity.label.toLowerCase()} in ${decision.region} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
+    `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
+    (seasonal
+      ? ` ${seasonalDaysSentence(best.date, decision.screened.eligible.some((e) => e.candidate.spot.tide_station !== null), decision.results.some((r) => r.closed.length > 0))}`
+      : "")
+  );
+}
+
+/** The headline when no day wins: no daylight left said first, then every spot excluded or closed on every day, each with its rule. */
+function noBestMessage(query: BestDayQuery, decision: Ranked, ctx: ServiceContext): string {
+  const { q, from, to, dates } = query;
+  const { screened, results, region } = decision;
+  if (!dates.some((d) => daylightLeftOn(d, query, ctx))) {
+    return `No daylight window is left between ${from} and ${to} in ${region}. Try a later window.`;
+  }
+  if (screened.eligible.length === 0) return exclusionSentence(q.activity.label, screened.excluded);
+  if (results.every((r) => r.closed.length === screened.eligible.length)) {
+    return `Closed on every day between ${from} and ${to}: ${[...new Set(results.flatMap((r) => r.closed.map((x) => `${x.spot.name}: ${x.note}`)))].join(" ")}`;
+  }
+  return `No scored daylight window between ${from} and ${to} in ${region}.`;
 }
 
 /**

@@ -5,7 +5,8 @@ import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, typicalFor } from "../model/n
 import { mdEscape } from "../model/format.js";
 import type { PickJson } from "../schemas/decisions.js";
 
-export function picksMarkdown(title: string, picks: readonly PickJson[], baseUrl: string, message: string | null): string {
+/** `table`: lines placed after the picks and before the source line (best_day's strip of days). */
+export function picksMarkdown(title: string, picks: readonly PickJson[], baseUrl: string, message: string | null, table: readonly string[] = []): string {
   const lines = [`## ${mdEscape(title)}`, ""];
   if (message) lines.push(mdEscape(message), "");
   for (const p of picks) {
@@ -29,6 +30,6 @@ export function picksMarkdown(title: string, picks: readonly PickJson[], baseUrl
   const credits = unionCredits(picks.map((p) => p.data_credits));
   // Licences such as Open-Meteo's CC BY 4.0 ask for a link next to the data wherever it is shown.
   if (credits.length > 0) lines.push(`_Data: ${credits.map((c) => `[${mdEscape(c.credit)}](${c.url})`).join(" · ")}_`);
-  lines.push(`_${DISCLAIMER}_`, "", sourceLine(baseUrl));
+  lines.push(`_${DISCLAIMER}_`, "", ...(table.length > 0 ? [...table, ""] : []), sourceLine(baseUrl));
   return lines.join("\n");
 }

@@ -105,7 +105,7 @@ export function commonFields(ctx: ServiceContext, q: DecisionQuery, dest: Destin
   };
 }
 
-type EarlyStatus = { status: DecisionStatus; message: string; facts_hint: z.infer<typeof FactsHintSchema> };
+export type EarlyStatus = { status: DecisionStatus; message: string; facts_hint: z.infer<typeof FactsHintSchema> };
 
 /**
  * The fields of a decision a `conditions_only` region declines, in response order: every spot it
