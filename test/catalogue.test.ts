@@ -301,7 +301,7 @@ describe("spearfishing closures: the areas particular spots are closed by", () =
     { area: "Bay Islands: spearguns prohibited", spots: ["el-aguila-wreck", "marys-place"] },
     { area: "Bay Islands: spearguns prohibited", spots: ["marys-place"], notBy: ["Sandy Bay–West End Marine Reserve"] },
     { area: "Sipadan Island Park (Sabah Parks)", spots: ["barracuda-point-sipadan"] },
-    { area: "Mu Ko Similan National Park", spots: ["elephant-head-rock"] },
+    { area: "Mu Ko Similan National Park", spots: ["east-of-eden-similan"] },
     { area: "Dori underwater archaeological park (São Miguel)", spots: ["dori-wreck"] },
     { area: "Curaçao: hunting with underwater guns prohibited", spots: ["tugboat-caracas-bay"] },
     { area: "Gili Matra marine recreation park (Taman Wisata Perairan Gili Matra)", spots: ["gili-shark-point"] },
@@ -793,7 +793,7 @@ describe("not_covered: the nearest covered spot across the sea", () => {
   /** A point outside every region, the spot and region it is sent to, and how far, km (exclusive). */
   const NEAREST: { from: string; q: string; spot: string; region: string; km: [number, number]; message?: string }[] = [
     { from: "the Philippine Sea south-east of Okinawa", q: "activity=snorkel&lat=25.0&lon=128.5", spot: "keise-chibishi", region: "jp-47-okinawa", km: [155, 185] },
-    { from: "the Andaman Sea off northern Sumatra", q: "activity=dive&lat=6.0&lon=95.5", spot: "anitas-reef-similan", region: "th-82-similan", km: [365, 380] },
+    { from: "the Andaman Sea off northern Sumatra", q: "activity=dive&lat=6.0&lon=95.5", spot: "east-of-eden-similan", region: "th-82-similan", km: [365, 380] },
     { from: "the Indian Ocean south of Sumba", q: "activity=snorkel&lat=-11.0&lon=119.5", spot: "loh-ginggo", region: "id-nt-komodo", km: [245, 270] },
     { from: "Tristan da Cunha across the South Atlantic", q: "activity=dive&lat=-37.1&lon=-12.3", spot: "ss-maori", region: "za-wc-cape-peninsula", km: [2700, 2860] },
     { from: "the Anegada Passage north of Anguilla", q: "activity=snorkel&lat=18.6&lon=-63.0", spot: "haulover-bay", region: "us-vi-st-john-st-thomas", km: [165, 195] },
