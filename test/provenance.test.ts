@@ -78,11 +78,13 @@ describe("each breach is caught", () => {
     ]);
   });
 
-  it("a position marked sourced or cross-checked on generated text, but not one marked approximate", () => {
+  it("a position on generated text, whatever its confidence", () => {
     const gen = "https://farm.example/spot";
-    expect(errors(spot({ coord: { source: gen, note: "x", confidence: "sourced" } }))[0]).toMatch(/a position marked sourced rests on generated text \(A page farm\)/);
-    expect(errors(spot({ coord: { source: gen, note: "x", confidence: "cross-checked" } }))[0]).toMatch(/marked cross-checked rests on generated text/);
-    expect(errors(spot({ coord: { source: gen, note: `${GENERATED_LEAD} From a generated page, not confirmed.`, confidence: "approximate" } }))).toEqual([]);
+    for (const confidence of ["sourced", "cross-checked", "approximate"] as const) {
+      expect(errors(spot({ coord: { source: gen, note: `${GENERATED_LEAD} From a generated page.`, confidence } }))).toEqual([
+        "xx-x-r/s: its position rests on generated text (A page farm); place it from a person's source or description (approximate, saying how), or remove the spot",
+      ]);
+    }
   });
 
   it("a closure, permit or protected area on generated text", () => {
@@ -101,13 +103,10 @@ describe("each breach is caught", () => {
     expect(errors({ ...generatedOnly, clarity_kind: "judgement" })).toEqual([]);
   });
 
-  it("a generated page cited without the lead mark: in a reference, a position's note, or prose after its address", () => {
+  it("a generated page cited without the lead mark: in a reference, or prose after its address", () => {
     const gen = "https://farm.example/site";
     expect(errors(spot({ visibility_refs: [...spot().visibility_refs, { low_ft: 40, high_ft: 80, months: ALL, kind: "site", source: gen, says: "x" }] }))).toEqual([
       `xx-x-r/s: a visibility reference cites generated text (${gen}); start its says with ${GENERATED_LEAD}`,
-    ]);
-    expect(errors(spot({ coord: { source: gen, note: "Read off the page.", confidence: "approximate" } }))).toEqual([
-      `xx-x-r/s: its position cites generated text (A page farm); start the note with ${GENERATED_LEAD}`,
     ]);
     expect(errors(spot({ clarity_source: `Pooled with 20 m (${gen}).` }))).toEqual([
       `xx-x-r/s: its clarity_source cites generated text (${gen}) without ${GENERATED_LEAD} after the address`,

@@ -1,6 +1,7 @@
 // The provenance rule applied to the whole catalogue (npm run data:check): every page the data cites
 // has a judged publisher (data/publishers.json), and nothing that protects or places a person rests on
-// generated text: not a position marked `sourced` or `cross-checked`, not a closure, permit or
+// generated text: not a position (of any confidence: since December 2026 an approximate position is
+// placed from a person's description, never taken from a generated page), not a closure, permit or
 // reservation, not a protected area. A generated page never counts towards a level (src/catalog/
 // levels.ts); here a level whose kind says it rests on a published figure must have one such figure
 // from a person, and a level beyond a published floor or ceiling is an error.
@@ -25,14 +26,13 @@ export function provenanceErrors(records: readonly RegionRecord[], areas: readon
     for (const s of r.spots) {
       const where = `${r.id}/${s.id}`;
       const coord = judged(`${where} coord`, s.coord.source);
-      if (coord?.kind === "generated" && s.coord.confidence !== "approximate") {
-        errors.push(`${where}: a position marked ${s.coord.confidence} rests on generated text (${coord.name}); cite a person's source or mark it approximate`);
+      if (coord?.kind === "generated") {
+        errors.push(`${where}: its position rests on generated text (${coord.name}); place it from a person's source or description (approximate, saying how), or remove the spot`);
       }
       for (const a of s.access) {
         const p = judged(`${where} access`, a.source);
         if (p?.kind === "generated") errors.push(`${where}: its ${a.kind} rule rests on generated text (${p.name}); cite the authority's own text`);
       }
-      if (coord?.kind === "generated" && !s.coord.note.startsWith(GENERATED_LEAD)) errors.push(`${where}: its position cites generated text (${coord.name}); start the note with ${GENERATED_LEAD}`);
       for (const v of s.visibility_refs) {
         if (judged(`${where} visibility`, v.source)?.kind === "generated" && !v.says.startsWith(GENERATED_LEAD)) {
           errors.push(`${where}: a visibility reference cites generated text (${v.source}); start its says with ${GENERATED_LEAD}`);
