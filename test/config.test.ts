@@ -13,6 +13,7 @@ describe("configuration", () => {
       appLinkTemplate: "http://localhost:3000/spots/{spot}?date={date}&activity={activity}",
       mcpAllowedHosts: ["localhost", "127.0.0.1", "[::1]"],
       mcpAllowedOrigins: ["localhost", "127.0.0.1", "[::1]"],
+      mcpReplay: true,
       upstreams: {
         marineUrl: "https://marine-api.open-meteo.com/v1/marine",
         forecastUrl: "https://api.open-meteo.com/v1/forecast",

@@ -37,11 +37,11 @@ async function messageOf(res: Response): Promise<Message> {
 const initialize = (protocolVersion: string) => ({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
 
 describe("one version story", () => {
-  it("the server card, server/discover and the -32022 error list the same three versions", async () => {
+  it("the server card and the -32022 error list the same three versions; server/discover the 2026 era, as the SDK answers it", async () => {
     const card = (await svc.json<{ remotes: { supportedProtocolVersions: string[] }[] }>("/.well-known/mcp/server-card.json")).body;
     expect(card.remotes[0]!.supportedProtocolVersions).toEqual(SUPPORTED);
     const discover = await messageOf(await post(modernHeaders("server/discover"), { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } }));
-    expect(discover.result.supportedVersions).toEqual(SUPPORTED);
+    expect(discover.result.supportedVersions).toEqual(SUPPORTED.filter((v) => v >= "2026"));
     const refused = await post({ ...modernHeaders("tools/list"), "mcp-protocol-version": "2099-01-01" }, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
     expect(refused.status).toBe(400);
     expect((await messageOf(refused)).error.data.supported).toEqual(SUPPORTED);

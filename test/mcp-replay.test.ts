@@ -16,6 +16,8 @@ const body = (id: string | number, args: Record<string, unknown> = { spot: "elec
 let svc: TestService;
 // A second service without the low rate limit, for the 2025-era calls (the first counts its calls).
 let legacySvc: TestService;
+// MCP_REPLAY=off: the SDK answers every call.
+let sdkOnlySvc: TestService;
 const lines: { replayed?: boolean; route?: string; msg?: string }[] = [];
 beforeAll(async () => {
   const sink = new Writable({
@@ -25,12 +27,14 @@ beforeAll(async () => {
     },
   });
   // A minute before the forecast hour turns: crossing it takes a minute of the rate limit's hour, not all of it.
-  svc = await startService({ now: "2026-11-21T19:59:00Z", env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9" }, log: pino({ level: "info" }, sink) });
-  legacySvc = await startService({ env: { LOG_LEVEL: "info" }, log: pino({ level: "info" }, sink) });
+  svc = await startService({ now: "2026-11-21T19:59:00Z", env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9", MCP_REPLAY: "on" }, log: pino({ level: "info" }, sink) });
+  legacySvc = await startService({ env: { LOG_LEVEL: "info", MCP_REPLAY: "on" }, log: pino({ level: "info" }, sink) });
+  sdkOnlySvc = await startService({ env: { LOG_LEVEL: "info", MCP_REPLAY: "off" }, log: pino({ level: "info" }, sink) });
 });
 afterAll(async () => {
   await svc.close();
   await legacySvc.close();
+  await sdkOnlySvc.close();
 });
 
 const post = async (id: string | number, headers: Record<string, string> = HEADERS, text = body(id), on = svc) => {
@@ -102,6 +106,19 @@ describe("replayed tool calls", () => {
     expect(refused.result.structuredContent.error?.code).toBe("rate_limited");
     // REST shares the budget: the same caller is refused there too.
     expect((await svc.get("/api/v1/conditions?spot=electric-beach")).status).toBe(429);
+  });
+});
+
+describe("MCP_REPLAY=off", () => {
+  it("leaves every repeated call to the SDK, which answers it with the same bytes but the id", async () => {
+    const first = await post(1, HEADERS, body(1), sdkOnlySvc);
+    for (const id of [2, "three"]) {
+      const again = await post(id, HEADERS, body(id), sdkOnlySvc);
+      expect(again.replayed).toBe(false);
+      expect(again.res.status).toBe(200);
+      expect(again.text).toBe(first.text.replace(/"id":1\}$/, `"id":${JSON.stringify(id)}}`));
+    }
+    expect(first.replayed).toBe(false);
   });
 });
 

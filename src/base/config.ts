@@ -1,7 +1,7 @@
 // Environment → typed configuration, validated once at start-up with messages a person can act on.
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { OPEN_METEO_FREE_TIER } from "./limits.js";
+import { OPEN_METEO_FREE_TIER } from "./upstream-limits.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 /** DATA_SOURCE values: live upstreams when reachable with labelled seasonal norms otherwise, live only, or offline only. */
@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Extra Origin host names /mcp accepts from browsers, comma-separated. */
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  /** `off`: every MCP tool call goes through the SDK; `on`: a repeated call may be answered from stored bytes (src/mcp/replay.ts). */
+  MCP_REPLAY: z.enum(["on", "off"]).default("on"),
   // Live upstreams (docs/live-data.md). Defaults are the real public endpoints.
   /** Default: the free host, or its `customer-` twin when OPEN_METEO_API_KEY is set. */
   OPEN_METEO_MARINE_URL: HttpUrl.optional(),
@@ -109,6 +111,8 @@ export interface Config {
   mcpAllowedHosts: string[];
   /** Origin host names /mcp accepts; requests without an Origin always pass. */
   mcpAllowedOrigins: string[];
+  /** Repeated MCP tool calls answered from stored bytes (MCP_REPLAY). */
+  mcpReplay: boolean;
   upstreams: UpstreamConfig;
   rateLimits: RateLimitConfig;
   /** Renders at once and renders waiting (share images, pages). */
@@ -210,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     appLinkTemplate: e.APP_LINK_TEMPLATE ?? `${publicBaseUrl}/spots/{spot}?date={date}&activity={activity}`,
     mcpAllowedHosts: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_HOSTS)])],
+    mcpReplay: e.MCP_REPLAY === "on",
     mcpAllowedOrigins: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_ORIGINS)])],
     upstreams: {
       marineUrl: e.OPEN_METEO_MARINE_URL ?? openMeteoHost("marine-api.open-meteo.com/v1/marine", e.OPEN_METEO_API_KEY),

@@ -13,7 +13,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ServiceContext } from "../services/context.js";
 import { applyCommonHeaders, callerOf, headerList, requestState } from "../web/request-state.js";
-import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../base/limits.js";
+import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../web/http-limits.js";
 import { scanBody } from "./body-scan.js";
 import { knownCall, ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
 import { forbiddenArgName } from "../services/answer-cache.js";
@@ -179,6 +179,8 @@ export interface McpRoute {
 export function createMcpRoute(ctx: ServiceContext): McpRoute {
   const onerror = (err: Error) => ctx.log.debug({ err: err.message }, "mcp request rejected");
   const sdk = createMcpHandler(createMcpServerFactory(ctx), { onerror, maxRequestBodySize: MCP_MAX_BODY_BYTES });
+  // MCP_REPLAY=off: no call is classified, kept or replayed; the SDK answers every one.
+  const replaying = ctx.config.mcpReplay;
   const replays = new ReplayCache((answer) => ctx.answers.isCurrent(answer));
 
   // The SDK's handler, keeping the bytes of each tool call answered from a cached answer.
@@ -255,7 +257,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     }
     // A call seen before but for its id passed every check below then: it is neither parsed nor
     // classified again (see replay.ts).
-    let toolCall = scan.id ? knownCall(req, raw, scan.id) : undefined;
+    let toolCall = replaying && scan.id ? knownCall(req, raw, scan.id) : undefined;
     let body: unknown;
     let parsed = false;
     const parse = () => {
@@ -275,7 +277,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         res.end(refusal);
         return;
       }
-      toolCall = replayableCall(req, body, { raw, id: scan.id }) ?? undefined;
+      toolCall = replaying ? (replayableCall(req, body, { raw, id: scan.id }) ?? undefined) : undefined;
     }
     const call: CallRecord = { caller };
     const replay = toolCall && replays.get(toolCall);

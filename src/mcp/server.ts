@@ -119,19 +119,6 @@ export function callRecordOf(reqCtx: McpRequestContext | undefined): CallRecord 
   return { caller: reqCtx?.requestInfo ? { ...LOCAL_CALLER, id: "ip:unknown", local: false } : LOCAL_CALLER };
 }
 
-/**
- * server/discover lists every version served at this URL, as the server card and the -32022 error
- * do (the 2026-07-28 versioning page's example lists a 2025 version too); the SDK lists only the
- * 2026 era there. Its discover answer is otherwise kept. Private SDK API, pinned by the exact
- * @modelcontextprotocol/server version in package.json and covered by test/mcp-versions.test.ts.
- */
-function advertiseAllVersions(server: McpServer): void {
-  const inner = server.server as unknown as { _ondiscover?: () => Record<string, unknown> };
-  const sdkDiscover = inner._ondiscover;
-  if (typeof sdkDiscover !== "function") throw new Error("@modelcontextprotocol/server no longer has _ondiscover: revisit advertiseAllVersions");
-  inner._ondiscover = () => ({ ...sdkDiscover.call(inner), supportedVersions: [...MCP_PROTOCOL_VERSIONS] });
-}
-
 /** Converts the tools' schemas for tools/list, one tool per turn of the event loop (about 25 ms each). */
 export async function prepareToolSchemas(): Promise<void> {
   for (const t of TOOLS) {
@@ -164,7 +151,6 @@ export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadC
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [EXTENSION_ID]: {} } },
       cacheHints: { "tools/list": hour, "server/discover": hour, "resources/list": hour, "resources/read": hour },
     });
-    advertiseAllVersions(server);
     for (const { t, config } of prepared) {
       const cb = (args: unknown) => callTool(t, args, ctx, record);
       if (t.appView) registerAppTool(server, t.name, { ...config, _meta: { ui: { resourceUri: CARD_VIEW_URI } } }, cb);
