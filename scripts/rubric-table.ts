@@ -18,7 +18,7 @@ import { startStubUpstreams } from "./stub/upstreams.js";
 import { SCENARIOS, type ScenarioName } from "./stub/scenarios.js";
 import { createContext } from "../src/compose.js";
 import { loadConfig } from "../src/base/config.js";
-import { OPEN_METEO_FREE_TIER } from "../src/base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../src/base/upstream-limits.js";
 import { createLogger } from "../src/base/logger.js";
 import type { Curve } from "../src/model/curve.js";
 

@@ -26,7 +26,7 @@ import { FixedClock } from "../src/base/clock.js";
 import { createContext } from "../src/compose.js";
 import { loadConfig } from "../src/base/config.js";
 import { createLogger } from "../src/base/logger.js";
-import { OPEN_METEO_FREE_TIER } from "../src/base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../src/base/upstream-limits.js";
 import { DATA_DIR } from "../src/base/paths.js";
 import type { CoverageJson } from "../src/schemas/catalog.js";
 import { ConditionsSchema, type ConditionsJson } from "../src/schemas/conditions.js";

@@ -2,7 +2,7 @@
 // limits and quirks (data-notes §8), so the live tests prove something about the real world.
 import { afterEach, describe, expect, it } from "vitest";
 import { FixedClock } from "../src/base/clock.js";
-import { OPEN_METEO_FREE_TIER } from "../src/base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../src/base/upstream-limits.js";
 import { QUOTA_REASONS } from "../scripts/stub/open-meteo-limits.js";
 import { startStubUpstreams, type StubOptions, type StubUpstreams } from "../scripts/stub/upstreams.js";
 

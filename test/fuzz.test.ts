@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
 import { ALL_ERROR_CODES, ERROR_CODES, type ErrorCode } from "../src/base/errors.js";
-import { MAX_QUERY_BYTES } from "../src/base/limits.js";
+import { MAX_QUERY_BYTES } from "../src/web/http-limits.js";
 import { TOOLS } from "../src/mcp/server.js";
 import { CoverageSchema, SpotListSchema } from "../src/schemas/catalog.js";
 import { ProblemSchema } from "../src/schemas/common.js";

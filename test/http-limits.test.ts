@@ -6,7 +6,7 @@ import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachClientErrorHandler, createHttpServer, MAX_HEADER_BYTES, SERVER_TIMEOUTS, type ServerTimeouts } from "../src/http/server-hooks.js";
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES, REQUEST_TIMEOUT_MS } from "../src/base/limits.js";
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_QUERY_BYTES, MCP_MAX_BODY_BYTES, REQUEST_TIMEOUT_MS } from "../src/web/http-limits.js";
 import { expectProblem } from "./helpers/problem.js";
 import { startService, type TestService } from "./helpers/service.js";
 

@@ -8,7 +8,7 @@ import { afterEach, expect, it } from "vitest";
 import { ACTIVITY_IDS } from "../src/base/activities.js";
 import { Catalog } from "../src/catalog/catalog.js";
 import { DAY_MS, HOUR_MS } from "../src/base/clock.js";
-import { OPEN_METEO_FREE_TIER } from "../src/base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../src/base/upstream-limits.js";
 import { PROJECT_ROOT } from "../src/base/paths.js";
 import { REFRESH_AHEAD_MS, REFRESH_TICK_MS } from "../src/sources/live.js";
 import { LEASE_MARGIN_MS } from "../src/sources/shared.js";

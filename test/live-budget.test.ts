@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { Catalog } from "../src/catalog/catalog.js";
 import { DAY_MS, FixedClock, HOUR_MS } from "../src/base/clock.js";
-import { OPEN_METEO_FREE_TIER } from "../src/base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../src/base/upstream-limits.js";
 import type { ConditionsJson } from "../src/schemas/conditions.js";
 import { BUDGET_TARGET, callBudget, clonedCatalog, clonedClimatology, gatedBudget } from "../src/sources/budget.js";
 import { endpointFor, MARINE, queryPlan } from "../src/sources/open-meteo.js";

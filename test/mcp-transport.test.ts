@@ -1,6 +1,6 @@
 // Transport rules of POST /mcp checked on the raw wire (what any MCP host, not just our client, sees).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCP_MAX_BODY_BYTES } from "../src/base/limits.js";
+import { MCP_MAX_BODY_BYTES } from "../src/web/http-limits.js";
 import { startService, type TestService } from "./helpers/service.js";
 import { RAW_META, rawHeaders } from "./helpers/mcp.js";
 

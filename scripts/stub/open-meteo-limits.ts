@@ -4,7 +4,7 @@
 // open-meteo#1493), and weighted quotas per UTC minute, hour and day (open-meteo#1295), each refused
 // with a 429 whose reason names the window. Counters are kept for tests to read.
 
-import { OPEN_METEO_FREE_TIER } from "../../src/base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../../src/base/upstream-limits.js";
 
 export const OPEN_METEO_CONCURRENCY_REASON = "Too many concurrent requests";
 

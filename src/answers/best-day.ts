@@ -15,7 +15,7 @@ import { commonFields, decisionDataTime, decisionZone, declinedFields, earlyStat
 import { ServiceError } from "../base/errors.js";
 import { SEASONAL_NORM_LABEL, seasonOf } from "../model/norms.js";
 import { daylightEnd } from "../model/periods.js";
-import { mdEscape } from "../model/format.js";
+import { mdEscape } from "../decisions/md-escape.js";
 import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "../base/limits.js";
 import { parseDate, type Raw } from "../catalog/params.js";
 import { BestDaySchema, type BestDayJson } from "../schemas/decisions.js";

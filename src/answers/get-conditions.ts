@@ -21,7 +21,8 @@ import { parseDate, parsePoint, parseSpotId, resolveSpot, type Raw } from "../ca
 import { ConditionsSchema, type ConditionsJson } from "../schemas/conditions.js";
 import { regionRef } from "../schemas/refs.js";
 import { addDays, dateLabel, daysBetween, isoWithOffset, localDate } from "../base/zone.js";
-import { formatSwell, formatTemp, formatVisibility, formatWind, mdEscape } from "../model/format.js";
+import { formatSwell, formatTemp, formatVisibility, formatWind } from "../model/format.js";
+import { mdEscape } from "../decisions/md-escape.js";
 import { readOnlyAnnotations, type ToolDefinition } from "./tool.js";
 
 export const name = "get_conditions";

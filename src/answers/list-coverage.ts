@@ -14,7 +14,7 @@ import { HORIZON_DAYS } from "../base/limits.js";
 import { TIDE_STATION_MAX_KM } from "../catalog/schema.js";
 import type { Raw } from "../catalog/params.js";
 import { CoverageSchema, type CoverageJson } from "../schemas/catalog.js";
-import { mdEscape } from "../model/format.js";
+import { mdEscape } from "../decisions/md-escape.js";
 import { readOnlyAnnotations, type ToolDefinition } from "./tool.js";
 import { VALIDATION_PATH } from "../services/validation/report.js";
 import { MIN_PAIRS, NOT_ENOUGH, WINDOW_DAYS } from "../model/skill.js";

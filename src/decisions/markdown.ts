@@ -2,7 +2,7 @@
 // tier, score, window, metrics, why, caveats, links, credits and the disclaimer.
 import { DISCLAIMER, sourceLine, unionCredits } from "../base/attribution.js";
 import { isSeasonalTierLabel, SEASONAL_NORM_LABEL, typicalFor } from "../model/norms.js";
-import { mdEscape } from "../model/format.js";
+import { mdEscape } from "./md-escape.js";
 import type { PickJson } from "../schemas/decisions.js";
 
 /** `table`: lines placed after the picks and before the source line (best_day's strip of days). */

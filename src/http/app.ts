@@ -9,7 +9,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { ServiceContext } from "../services/context.js";
 import { isServiceError, ServiceError } from "../base/errors.js";
 import { asServiceError } from "../web/failures.js";
-import { MAX_QUERY_BYTES } from "../base/limits.js";
+import { MAX_QUERY_BYTES } from "../web/http-limits.js";
 import { redisMemoryState, redisState } from "../base/redis.js";
 import { mountDiscovery } from "../mcp/discovery.js";
 import { createMcpRoute, MCP_PATH } from "../mcp/http.js";

@@ -58,11 +58,6 @@ export function splitMetric(s: string): { value: string; sub: string | null } {
   return m ? { value: m[1]!, sub: m[2]! } : { value: s, sub: null };
 }
 
-/** Escapes the characters Markdown would treat as formatting in user-visible names and text. */
-export function mdEscape(s: string): string {
-  return s.replace(/([\\`*_[\]|<>#])/g, "\\$1");
-}
-
 /** A length in feet, in the units asked: "12 ft" or "3.7 m" (`dp` decimals for metres). */
 export function formatLength(ft: number, units: Units, dp = 1): string {
   return units === "metric" ? `${Math.round(ft * M_PER_FT * 10 ** dp) / 10 ** dp} m` : `${ft} ft`;

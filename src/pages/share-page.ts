@@ -3,7 +3,7 @@
 // caveats to relay, a link to the 7-day forecast, the credits and the disclaimer.
 import { DAY_PASSED, type SpotDay } from "../decisions/spot-day.js";
 import type { ServiceContext } from "../services/context.js";
-import { CARD_HEIGHT, CARD_WIDTH } from "../base/limits.js";
+import { CARD_HEIGHT, CARD_WIDTH } from "../services/render/card-size.js";
 import { SERVICE_NAME } from "../base/attribution.js";
 import { cardImageModel } from "../services/render/card-image.js";
 import { creditsFooter, html, linkHead, page, raw } from "./html.js";

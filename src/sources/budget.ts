@@ -3,7 +3,8 @@
 import { Catalog } from "../catalog/catalog.js";
 import type { RegionRecord } from "../catalog/schema.js";
 import { DAY_MS } from "../base/clock.js";
-import { OPEN_METEO_FREE_TIER, REFRESH_MS } from "../base/limits.js";
+import { REFRESH_MS } from "../base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../base/upstream-limits.js";
 import { coopsStationId } from "./coops.js";
 import { loadClimatology } from "./climatology.js";
 import type { ClimatologyTable } from "./climatology-schema.js";

@@ -5,7 +5,7 @@
 // example. What the data actually publishes, spot by spot, is tested on the shipped catalogue in
 // calibration.test.ts and rules-and-ranking.test.ts.
 import { Catalog } from "../../src/catalog/catalog.js";
-import { OPEN_METEO_FREE_TIER } from "../../src/base/limits.js";
+import { OPEN_METEO_FREE_TIER } from "../../src/base/upstream-limits.js";
 import { endpointFor, FORECAST, MARINE, openMeteoCallWeight, queryPlan } from "../../src/sources/open-meteo.js";
 
 export const UNRANKED_TEST_REGION = "us-ca-catalina";

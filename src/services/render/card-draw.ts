@@ -5,7 +5,7 @@
 // loads only this, the fonts and resvg.
 import { existsSync } from "node:fs";
 import type { Resvg as ResvgClass } from "@resvg/resvg-js";
-import { CARD_HEIGHT, CARD_WIDTH } from "../../base/limits.js";
+import { CARD_HEIGHT, CARD_WIDTH } from "./card-size.js";
 import { NO_DATA_COLOR } from "../../model/tiers.js";
 import { CARD_FONT_FAMILY, CARD_FONT_WEIGHTS, cardFontFiles, loadCardFonts, type CardFont } from "./fonts.js";
 import { esc } from "./escape.js";

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { splitMetric } from "../../model/format.js";
 import type { SpotCardJson } from "../../schemas/decisions.js";
-import { CARD_CACHE_MAX_BYTES } from "../../base/limits.js";
+import { CARD_CACHE_MAX_BYTES } from "./card-size.js";
 import { typicalFor } from "../../model/norms.js";
 import { WIND_BANDS } from "../../model/wind-words.js";
 import { dateLabel, shortDate } from "../../base/zone.js";
