@@ -76,11 +76,13 @@ describe("best day", () => {
     // spearfishing where every spot lies in water closed to it or unsuited to it: parks (Bonaire,
     // Cozumel, Komodo, Phi Phi & Ko Lanta, Galápagos, Palau's Rock Islands, the Similans, Raja Ampat,
     // Bunaken, Roatán's reserve with the Bay Islands speargun ban, the reported reserve off Tulamben),
-    // national bans on spear guns (the Maldives, Belize's visitors, Curaçao), Grand Cayman's licence,
+    // national bans on spear guns (the Maldives, Belize's visitors, Curaçao), Aruba (every spot a bathing beach,
+    // a tour-boat wreck or too deep, under its permit-only spear-gun tolerance), Grand Cayman's licence,
     // Egypt's suspension of recreational fishing on its Red Sea coasts, Aqaba's marine reserve (its one
     // spot outside, the Power Station wall, is out because spear guns may not be brought into Jordan),
     // and the Florida Keys, whose one open spot, the Duane wreck, lies beyond a breath-hold dive.
     const noSpearfishing = [
+      "aw-aw-aruba",
       "bq-bo-bonaire",
       "bz-bz-ambergris-lighthouse",
       "cw-cw-curacao",
