@@ -78,7 +78,7 @@ describe("best day", () => {
     // Bunaken, Roatán's reserve with the Bay Islands speargun ban, the reported reserve off Tulamben),
     // national bans on spear guns (the Maldives, Belize's visitors, Curaçao), Aruba (every spot a bathing beach,
     // a tour-boat wreck or too deep, under its permit-only spear-gun tolerance), Grand Cayman's licence,
-    // Egypt's suspension of recreational fishing on its Red Sea coasts, Aqaba's marine reserve (its one
+    // Egypt's suspension of recreational fishing on its Red Sea coasts, Portofino's protected area, Aqaba's marine reserve (its one
     // spot outside, the Power Station wall, is out because spear guns may not be brought into Jordan),
     // and the Florida Keys, whose one open spot, the Duane wreck, lies beyond a breath-hold dive.
     const noSpearfishing = [
@@ -97,6 +97,7 @@ describe("best day", () => {
       "id-nt-komodo",
       "id-pd-raja-ampat",
       "id-sa-bunaken",
+      "it-42-portofino",
       "jo-aq-aqaba",
       "ky-gc-grand-cayman",
       "mv-26-male-atolls",
