@@ -393,6 +393,7 @@ describe("what an activity offers and leaves out at particular places", () => {
     { claim: "the Keys leave nothing to spear; the Duane, open to it, is too deep for a breath-hold dive", query: sp("us-fl-keys"), excluded: { "uscgc-duane": "unsuited_depth" }, picks: [] },
     { claim: "Scapa Flow claims no ban; the deep wrecks and the tide-race blockships are out, three shallow sites left", query: sp("gb-ork-scapa-flow"), noClosure: true, excluded: { ...reasons(SCAPA_DEEP, "unsuited_depth"), ...reasons(BURRA_SOUND, "unsuited_hazard") }, picks: ["churchill-barrier-3-blockships", "f2-and-yc21", "sms-karlsruhe"] },
     { claim: "Moorea's three shelves are out for their traffic and swimmers, not as closed water", query: sp("pf-idv-tahiti-moorea"), excluded: reasons(["papetoai-tiki-garden", "opunohu-pass-reef", "cooks-bay-pass-reef"], "unsuited_hazard") },
+    { claim: "the Kaş-Kekova area closes the Kaş spots; Kaputaş beach and Frenk harbour's amphorae stay out, leaving Yılan Adası", query: sp("tr-07-kas"), excluded: { ...reasons(["fener-dakota-kas", "limanagzi-kas", "ucan-balik-flying-fish-kas"], "closed_to_spearfishing"), "kaputas-mavi-magara": "unsuited_use", "frenk-wall-kalkan": "unsuited_use" }, exact: true, picks: ["yilan-adasi-kalkan"] },
     { claim: "Koh Tao closes no spot but keeps the training and snorkelling sites out for their use", query: `${sp("th-84-koh-tao")}&date=2026-11-22`, noClosure: true, excluded: reasons(["twins-koh-nang-yuan", "japanese-gardens-koh-tao", "buoyancy-world-koh-tao"], "unsuited_use"), picks: "some" },
     // Snorkelling: what lies too deep to see from the surface, or is no place for a swimmer.
     { claim: "snorkellers are kept off Hin Muang, a submerged pinnacle", query: sn("th-81-phi-phi-lanta"), excluded: { "hin-muang": "unsuited_depth" } },
@@ -403,11 +404,13 @@ describe("what an activity offers and leaves out at particular places", () => {
     { claim: "Hurghada keeps snorkellers off the two wrecks too deep to see from the surface", query: sn("eg-ba-hurghada"), excluded: { carnatic: "unsuited_depth", "el-mina-wreck": "unsuited_depth" }, exact: true, picks: 5 },
     { claim: "the Poor Knights still rank for snorkelling (the reserve bans taking, not swimming); the Canterbury lies too deep", query: sn("nz-ntl-northland"), excluded: { "blue-maomao-arch": null, "hmnzs-canterbury": "unsuited_depth" } },
     { claim: "the Keys still rank their closed reefs for snorkelling and leave the deep wrecks out", query: sn("us-fl-keys"), excluded: { "uscgc-duane": "unsuited_depth", "spiegel-grove": "unsuited_depth" }, status: "ok", picks: "some" },
+    { claim: "Kaş keeps snorkellers off the Dakota at 20 m and out of the Flying Fish current", query: sn("tr-07-kas"), excluded: { "fener-dakota-kas": "unsuited_depth", "ucan-balik-flying-fish-kas": "unsuited_hazard" }, exact: true, picks: 4 },
     { claim: "Scapa Flow offers snorkellers only the shallow shore blockships at Churchill Barrier 3", query: sn("gb-ork-scapa-flow"), picks: ["churchill-barrier-3-blockships"] },
     // Diving, and Jellyfish Lake: a snorkel-only lake.
     { claim: "Hin Muang is offered to divers", query: dv("th-81-phi-phi-lanta"), excluded: { "hin-muang": null }, picks: "some" },
     { claim: "Grand Cayman's shallow north-coast spots are too shallow to dive; the East End wall is not", query: dv("ky-gc-grand-cayman"), excluded: { ...reasons(["rum-point-coral-gardens", "rum-point-shore-drift", "north-side-wonderland"], "unsuited_depth"), "lighthouse-wall": null } },
     { claim: "divers are kept out of the 2–3 m seagrass of Lac Cai", query: dv("bq-bo-bonaire"), excluded: { "lac-cai": "unsuited_depth" } },
+    { claim: "Kaş divers go past the Limanağzı and Kaputaş bathing coves", query: dv("tr-07-kas"), excluded: { "limanagzi-kas": "unsuited_depth", "kaputas-mavi-magara": "unsuited_depth" }, exact: true, picks: 4 },
     { claim: "scuba divers go past the knee-deep Blue Lagoon", query: dv("mt-30-malta-gozo"), excluded: { "blue-lagoon-comino": "unsuited_depth" }, exact: true, picks: 5 },
     { claim: "a dive within 5 km of L'Estartit finds the Medes", query: "activity=dive&lat=42.05&lon=3.2&radius_km=5&limit=1", picks: ["medes-islands"] },
     { claim: "Jellyfish Lake allows no scuba", query: dv("pw-150-rock-islands"), excluded: { "jellyfish-lake-palau": "unsuited_access" } },
