@@ -79,6 +79,7 @@ describe("best day", () => {
     // national bans on spear guns (the Maldives, Belize's visitors, Curaçao), Grand Cayman's licence,
     // Egypt's suspension of recreational fishing on its Red Sea coasts, Aqaba's marine reserve (its one
     // spot outside, the Power Station wall, is out because spear guns may not be brought into Jordan),
+    // Eilat's Coral Beach reserve (its other spots are two dive-training wrecks and the dolphin enclosure),
     // and the Florida Keys, whose one open spot, the Duane wreck, lies beyond a breath-hold dive.
     const noSpearfishing = [
       "bq-bo-bonaire",
@@ -95,6 +96,7 @@ describe("best day", () => {
       "id-nt-komodo",
       "id-pd-raja-ampat",
       "id-sa-bunaken",
+      "il-d-eilat",
       "jo-aq-aqaba",
       "ky-gc-grand-cayman",
       "mv-26-male-atolls",
