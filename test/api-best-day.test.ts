@@ -80,6 +80,7 @@ describe("best day", () => {
     // a tour-boat wreck or too deep, under its permit-only spear-gun tolerance), Grand Cayman's licence,
     // Egypt's suspension of recreational fishing on its Red Sea coasts, Portofino's protected area, Aqaba's marine reserve (its one
     // spot outside, the Power Station wall, is out because spear guns may not be brought into Jordan),
+    // Eilat's Coral Beach reserve (its other spots are two dive-training wrecks and the dolphin enclosure),
     // and the Florida Keys, whose one open spot, the Duane wreck, lies beyond a breath-hold dive.
     const noSpearfishing = [
       "aw-aw-aruba",
@@ -97,6 +98,7 @@ describe("best day", () => {
       "id-nt-komodo",
       "id-pd-raja-ampat",
       "id-sa-bunaken",
+      "il-d-eilat",
       "it-42-portofino",
       "jo-aq-aqaba",
       "ky-gc-grand-cayman",

@@ -280,6 +280,7 @@ describe("spearfishing closures: the areas particular spots are closed by", () =
     { area: "Strait of Tiran reefs (South Sinai protected area)", spots: ["jackson-reef", "kormoran-wreck"] },
     { area: "Ras Abu Galum Protectorate", spots: ["south-ras-abu-galum"] },
     { area: "Aqaba Marine Reserve (formerly the Aqaba Marine Park)", spots: { everySpotOf: "jo-aq-aqaba", except: ["power-station-aqaba"] }, only: true },
+    { area: "Eilat Coral Beach Nature Reserve", spots: ["moses-rock-eilat", "japanese-gardens-eilat"], only: true },
     { area: "Northern Red Sea Islands Protectorate (Hurghada, El Gouna, Strait of Gubal)", spots: ["bluff-point-gubal", "shaab-el-erg", "ulysses-gubal", "umm-gamar"] },
     { area: "Poor Knights Islands Marine Reserve", spots: ["aorangaia-island", "blue-maomao-arch", "rikoriko-cave"], only: true },
     { area: "Rakaumangamanga Rāhui Tapu (Maunganui Bay to Oke Bay)", spots: ["deep-water-cove", "hmnzs-canterbury"], only: true },
