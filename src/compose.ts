@@ -2,6 +2,7 @@
 // (sources → forecast service → catalogue checks → metering → renderer → answer cache → warm-up)
 // and hands handlers the plain ServiceContext (src/services/context.ts). Only the entry point, the tests,
 // scripts and benchmarks import it; nothing in src/ or tools/ does (docs/development.md, "Layers").
+import { intern } from "./runtime/flat.js";
 import type { Logger } from "pino";
 import { sourceObject } from "./base/attribution.js";
 import { Catalog } from "./catalog/catalog.js";
@@ -62,7 +63,7 @@ export function createContext(opts: ContextOptions): ServiceContext {
   if (upstreams && opts.config.validationScoring) validation.attach(upstreams.hindcast);
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;
-  const forecasts = new ForecastService({ source, tides, clock: opts.clock, normals: climatology }, catalog);
+  const forecasts = new ForecastService({ source, tides, clock: opts.clock, normals: climatology, ...(opts.config.runtime.intern ? { keepString: intern } : {}) }, catalog);
   const keys = opts.config.auth.mode === "metered" && opts.config.auth.keysFile ? KeyRegistry.load(opts.config.auth.keysFile) : null;
   const meter = new Meter({ config: opts.config, keys, catalog, clock: opts.clock, redis });
   if (opts.config.auth.mode === "metered" && !redis) {

@@ -3,7 +3,6 @@
 // in-flight requests before exiting. With `--stdio` it serves the same four MCP tools over
 // stdin/stdout for desktop hosts (logs then go to stderr).
 import type { AddressInfo } from "node:net";
-import { setFlagsFromString } from "node:v8";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { systemClock } from "./base/clock.js";
 import { ConfigError, loadConfig, type Config } from "./base/config.js";
@@ -12,18 +11,11 @@ import { createApp } from "./http/app.js";
 import { attachClientErrorHandler, createHttpServer, limitConnections } from "./http/server-hooks.js";
 import { installGracefulShutdown } from "./http/shutdown.js";
 import { startIdleCompaction, type Compaction } from "./runtime/idle-compaction.js";
+import { setHeapGrowth } from "./runtime/heap.js";
 import { createLogger, type ServiceLogger } from "./base/logger.js";
 import { createMcpServerFactory, prepareToolSchemas } from "./mcp/server.js";
 import { startupBlock } from "./startup.js";
 
-/**
- * V8 grows the heap by this much per full collection rather than by its default factor (up to 4×),
- * which would let promoted garbage take the heap past 300 MB under load (BENCHMARKS.md). Set here,
- * once the modules are loaded, not on the command line: while they load it made V8 collect over
- * and over, about a tenth of the time from start to the first answer.
- */
-const HEAP_GROWING_PERCENT = 10;
-setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 
 function readConfig(): Config {
   try {
@@ -47,6 +39,7 @@ const MB = 1024 * 1024;
  */
 async function afterWarmUp(log: ServiceLogger, waiting?: () => boolean): Promise<void> {
   await prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed"));
+  if (!config.runtime.idleCompaction) return;
   startIdleCompaction(
     (c: Compaction) => log.debug({ ms: Math.round(c.ms), heap_mb: [Math.round(c.heapBeforeBytes / MB), Math.round(c.heapAfterBytes / MB)] }, "heap compacted while idle"),
     waiting,
@@ -92,5 +85,6 @@ function serveMcpStdio(config: Config): void {
 }
 
 const config = readConfig();
+setHeapGrowth(config.runtime.heapGrowingPercent);
 if (process.argv.includes("--stdio")) serveMcpStdio(config);
 else serveHttp(config);

@@ -14,6 +14,7 @@ describe("configuration", () => {
       mcpAllowedHosts: ["localhost", "127.0.0.1", "[::1]"],
       mcpAllowedOrigins: ["localhost", "127.0.0.1", "[::1]"],
       mcpReplay: true,
+      runtime: { heapGrowingPercent: 10, idleCompaction: true, intern: true },
       upstreams: {
         marineUrl: "https://marine-api.open-meteo.com/v1/marine",
         forecastUrl: "https://api.open-meteo.com/v1/forecast",

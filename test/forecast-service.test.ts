@@ -205,3 +205,17 @@ describe("the data time of an answer", () => {
     expect((await service(undefined, late).svc.forecast(spot)).generatedAt).toEqual(new Date("2026-11-21T19:12:00Z"));
   });
 });
+
+describe("the strings a cached forecast keeps (RUNTIME_INTERN)", () => {
+  it("passes each period's start, end and why through keepString before caching, and the answer reads the same", async () => {
+    const kept: string[] = [];
+    const clock = new FixedClock("2026-11-21T19:25:00Z");
+    const keeping = new ForecastService({ source: upstream(), tides: new TidesDouble(), clock, keepString: (s) => (kept.push(s), s) }, catalog);
+    const t = await keeping.forecast(spot);
+    const periods = [...t.forecast.periods, ...(t.forecast.nowcast ? [t.forecast.nowcast] : [])];
+    expect(kept.length).toBe(periods.length * 2 + periods.filter((p) => p.json.why !== null).length);
+    expect(kept).toContain(t.forecast.periods[0]!.json.start);
+    const plain = await service().svc.forecast(spot);
+    expect(JSON.stringify(t.forecast.periods.map((p) => p.json))).toBe(JSON.stringify(plain.forecast.periods.map((p) => p.json)));
+  });
+});

@@ -29,6 +29,13 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   /** `off`: every MCP tool call goes through the SDK; `on`: a repeated call may be answered from stored bytes (src/mcp/replay.ts). */
   MCP_REPLAY: z.enum(["on", "off"]).default("on"),
+  // The process's memory measures (src/runtime/), each with its switch; docs/operations.md gives the measurements.
+  /** V8's heap growth per full collection, percent; 0 leaves V8's own factor. */
+  RUNTIME_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+  /** Compact the heap once the service falls idle. */
+  RUNTIME_IDLE_COMPACTION: z.enum(["on", "off"]).default("on"),
+  /** Keep one flat copy of the strings cached forecasts share. */
+  RUNTIME_INTERN: z.enum(["on", "off"]).default("on"),
   // Live upstreams (docs/live-data.md). Defaults are the real public endpoints.
   /** Default: the free host, or its `customer-` twin when OPEN_METEO_API_KEY is set. */
   OPEN_METEO_MARINE_URL: HttpUrl.optional(),
@@ -113,6 +120,8 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Repeated MCP tool calls answered from stored bytes (MCP_REPLAY). */
   mcpReplay: boolean;
+  /** The process's memory measures (RUNTIME_*; src/runtime/). */
+  runtime: { heapGrowingPercent: number; idleCompaction: boolean; intern: boolean };
   upstreams: UpstreamConfig;
   rateLimits: RateLimitConfig;
   /** Renders at once and renders waiting (share images, pages). */
@@ -215,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appLinkTemplate: e.APP_LINK_TEMPLATE ?? `${publicBaseUrl}/spots/{spot}?date={date}&activity={activity}`,
     mcpAllowedHosts: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_HOSTS)])],
     mcpReplay: e.MCP_REPLAY === "on",
+    runtime: { heapGrowingPercent: e.RUNTIME_HEAP_GROWING_PERCENT, idleCompaction: e.RUNTIME_IDLE_COMPACTION === "on", intern: e.RUNTIME_INTERN === "on" },
     mcpAllowedOrigins: [...new Set([new URL(publicBaseUrl).hostname, ...LOOPBACK, ...list(e.MCP_ALLOWED_ORIGINS)])],
     upstreams: {
       marineUrl: e.OPEN_METEO_MARINE_URL ?? openMeteoHost("marine-api.open-meteo.com/v1/marine", e.OPEN_METEO_API_KEY),

@@ -12,7 +12,6 @@ import type { PeriodJson } from "../schemas/conditions.js";
 import { freshnessOf, type Freshness } from "../sources/freshness.js";
 import { tideHeightAt, tideStateAt } from "../sources/tides.js";
 import { NO_ORIGIN, SWELL_TRAINS, type HourlyInputs, type InputField, type Origin, type TideEvent, type TideSeries } from "../sources/types.js";
-import { intern } from "../runtime/flat.js";
 import { isoWithOffset, localDate, monthOf } from "../base/zone.js";
 import { isDaylightSlot, periodSlots } from "../model/periods.js";
 import { scoreConditions } from "../model/score.js";
@@ -287,7 +286,7 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
       confidence,
       visibility_source: vis?.source ?? null,
       // A closure is said first wherever the period is shown: the score rates the water, not whether one may enter it.
-      why: intern(closedOn(date) === null ? why : `${CLOSED_ON_DATE}: ${closedOn(date)!.rule} ${why ?? ""}`.trimEnd()),
+      why: closedOn(date) === null ? why : `${CLOSED_ON_DATE}: ${closedOn(date)!.rule} ${why ?? ""}`.trimEnd(),
     };
     const key = [...used].sort((a, b) => a - b).join(",");
     let origins = originSets.get(key);
@@ -298,7 +297,7 @@ export function buildSpotForecast({ spot, inputs, normal, tides, now }: EngineIn
   const periods = slots.map((s) => evaluate("forecast", s.date, s.startHour, s.start, s.end, s.startIso, s.endIso));
   const nowHour = hourFloor(now);
   const nowEnd = new Date(nowHour.getTime() + HOUR_MS);
-  const nowcast = evaluate("nowcast", today, -1, nowHour, nowEnd, intern(isoWithOffset(nowHour, spot.timezone)), intern(isoWithOffset(nowEnd, spot.timezone)));
+  const nowcast = evaluate("nowcast", today, -1, nowHour, nowEnd, isoWithOffset(nowHour, spot.timezone), isoWithOffset(nowEnd, spot.timezone));
   const first = slots[0]?.start ?? nowHour;
   const last = slots[slots.length - 1]?.end ?? nowHour;
   return {

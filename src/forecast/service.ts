@@ -22,6 +22,22 @@ export interface ForecastServiceDeps {
    * level by its departure from them. Absent: visibility stays at the typical level.
    */
   normals?: NormalConditions;
+  /**
+   * Called on each string a cached forecast keeps for the hour (each period's start, end and why)
+   * before it is cached: the composition root passes the runtime's string interning
+   * (src/runtime/flat.ts, RUNTIME_INTERN) or nothing.
+   */
+  keepString?: (s: string) => string;
+}
+
+/** Replaces the strings a forecast keeps for the hour by what `keep` returns for them. */
+function keepStrings(forecast: SpotForecast, keep: (s: string) => string): void {
+  for (const p of forecast.nowcast ? [...forecast.periods, forecast.nowcast] : forecast.periods) {
+    const json = p.json as { start: string; end: string; why: string | null };
+    json.start = keep(json.start);
+    json.end = keep(json.end);
+    if (json.why !== null) json.why = keep(json.why);
+  }
 }
 
 export interface TimedForecast {
@@ -86,6 +102,7 @@ export class ForecastService {
             // unless it is the current one and this build read older data.
             const previous = this.#builtKey.get(spot.id);
             if (previous !== undefined && previous !== readKey && previous !== this.#key(spot, hour)) this.#cache.delete(previous);
+            if (this.#deps.keepString) keepStrings(built.forecast, this.#deps.keepString);
             this.#cache.set(readKey, built);
             this.#builtKey.set(spot.id, readKey);
           }

@@ -1,7 +1,6 @@
 // The period grid: 3-hour blocks aligned to spot-local 00/03/…/21. A DST change makes that day's
 // block around the change 2 or 4 hours long; every block still starts on its local hour.
 import { DAYLIGHT_FIRST_START_HOUR, DAYLIGHT_LAST_START_HOUR, PERIOD_HOURS } from "../base/limits.js";
-import { intern } from "../runtime/flat.js";
 import { addDays, isoWithOffset, zonedInstant } from "../base/zone.js";
 
 export interface PeriodSlot {
@@ -30,7 +29,7 @@ export function periodSlots(firstDate: string, days: number, timeZone: string): 
     for (let startHour = 0; startHour < 24; startHour += PERIOD_HOURS) {
       const start = zonedInstant(date, startHour, timeZone);
       const end = startHour + PERIOD_HOURS < 24 ? zonedInstant(date, startHour + PERIOD_HOURS, timeZone) : zonedInstant(addDays(date, 1), 0, timeZone);
-      slots.push({ date, startHour, start, end, startIso: intern(isoWithOffset(start, timeZone)), endIso: intern(isoWithOffset(end, timeZone)) });
+      slots.push({ date, startHour, start, end, startIso: isoWithOffset(start, timeZone), endIso: isoWithOffset(end, timeZone) });
     }
   }
   if (slotCache.size > 1000) slotCache.clear();

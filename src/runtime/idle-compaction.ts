@@ -1,6 +1,6 @@
 // Gives the heap's free pages back once a burst of work is over, instead of some 10–25 s later.
 //
-// Under load V8 collects often (src/main.ts sets a small growth step), but an ordinary full
+// Under load V8 collects often (src/runtime/heap.ts sets a small growth step), but an ordinary full
 // collection only moves objects off pages that are nearly empty, so after a burst the old space is
 // left with many part-used pages: about 20 MB committed above what is live after the bench's mixed
 // workload. V8's memory reducer compacts them, but only once it has seen the allocation rate stay
