@@ -186,15 +186,34 @@ export async function abuseSection(opts: { sprayS: number; addresses: number; so
     spray: { seconds: opts.sprayS, distinctCards: cards.length, images, pages: pagesResult, distinctPages: pages.length },
     probe: { idle, duringImages, duringPages },
     peakRssMb: { images: round(rssAfterImages, 0), overall: round(peakRss, 0) },
-    flood: { addresses: floodRun.requests.total, seconds: round(floodS, 0), non2xx: floodRun.non2xx, rssBeforeMb: round(rssBefore, 0), rssAfterMb: round(rssAfter, 0), peakMb: round(peakFlood, 0), growthMb: round(peakFlood - rssBefore, 0) },
-    sockets: { opened: opts.sockets - refused, refusedAtConnect: refused, stillOpenAfterProbe: stillOpenN, probeAnswered: answered.length, probeP50: round(pct(answered, 0.5), 1), probeMax: round(Math.max(...answered), 1), peakRssMb: round(peakSock, 0) },
+    flood: {
+      addresses: floodRun.requests.total,
+      seconds: round(floodS, 0),
+      non2xx: floodRun.non2xx,
+      rssBeforeMb: round(rssBefore, 0),
+      rssAfterMb: round(rssAfter, 0),
+      peakMb: round(peakFlood, 0),
+      growthMb: round(peakFlood - rssBefore, 0),
+    },
+    sockets: {
+      opened: opts.sockets - refused,
+      refusedAtConnect: refused,
+      stillOpenAfterProbe: stillOpenN,
+      probeAnswered: answered.length,
+      probeP50: round(pct(answered, 0.5), 1),
+      probeMax: round(Math.max(...answered), 1),
+      peakRssMb: round(peakSock, 0),
+    },
   };
 }
 
 export function abuseReport(x: Awaited<ReturnType<typeof abuseSection>>): string {
   const ok = (b: boolean) => (b ? "met" : "**not met**");
   const p = x.probe;
-  const st = (s: Record<string, number>) => Object.entries(s).map(([k, v]) => `${v} × ${k}`).join(", ");
+  const st = (s: Record<string, number>) =>
+    Object.entries(s)
+      .map(([k, v]) => `${v} × ${k}`)
+      .join(", ");
   return [
     `Measured ${new Date().toISOString().slice(0, 10)}. Image spray: 8 connections for ${x.spray.seconds} s cycling through ${x.spray.distinctCards} distinct cards with the render budget off (${x.spray.images.requests} requests: ${st(x.spray.images.statuses)}); page spray: ${x.spray.distinctPages} distinct pages (${x.spray.pages.requests} requests: ${st(x.spray.pages.statuses)}). The probe is another client (another loopback address), one request at a time.`,
     "",

@@ -88,10 +88,7 @@ async function instance(stub: StubUpstreams, redisUrl: string | null): Promise<I
 
 /** Sends the workload round-robin to these base URLs; answers' statuses, counted. */
 async function send(bases: string[], cat: Catalog): Promise<Record<number, number>> {
-  const paths = [
-    ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
-    ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
-  ];
+  const paths = [...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`), ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`))];
   const statuses = await Promise.all(paths.map((p, i) => fetch(bases[i % bases.length]! + p).then(async (r) => (await r.arrayBuffer(), r.status))));
   const counted: Record<number, number> = {};
   for (const st of statuses) counted[st] = (counted[st] ?? 0) + 1;
@@ -132,7 +129,20 @@ async function run(n: number, shared: boolean): Promise<void> {
   const refused = stub.openMeteo.counters.refused;
   // What the shared answers take in Redis: bytes per stored upstream answer, by upstream.
   const bytes = redis ? await redisBytes(redis.url) : null;
-  console.log(JSON.stringify({ mode: "in-process, pinned clocks", instances: n, redis: shared, spots: instances[0]!.ctx.catalog.spots.length, regions: instances[0]!.ctx.catalog.regions.length, hour1_cold: hours[0], hour2_steady: hours[1], open_meteo_429s: Object.values(refused).reduce((a, b) => a + b, 0), open_meteo_max_in_flight: stub.openMeteo.counters.maxInFlight, redis_max_bytes_per_answer: bytes }));
+  console.log(
+    JSON.stringify({
+      mode: "in-process, pinned clocks",
+      instances: n,
+      redis: shared,
+      spots: instances[0]!.ctx.catalog.spots.length,
+      regions: instances[0]!.ctx.catalog.regions.length,
+      hour1_cold: hours[0],
+      hour2_steady: hours[1],
+      open_meteo_429s: Object.values(refused).reduce((a, b) => a + b, 0),
+      open_meteo_max_in_flight: stub.openMeteo.counters.maxInFlight,
+      redis_max_bytes_per_answer: bytes,
+    }),
+  );
   for (const i of instances) await i.close();
   await stub.close();
   redis?.stop();

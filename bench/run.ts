@@ -81,7 +81,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const round = (v: number, dp = 2) => Math.round(v * 10 ** dp) / 10 ** dp;
 
-
 function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -269,7 +268,11 @@ async function sourceMapCost() {
   const flags = START_ARGS.slice(0, -1).filter((f) => f !== "--enable-source-maps");
   const measureWith = async (extra: string[]) => {
     const port = await freePort();
-    const proc = spawn(process.execPath, [...extra, ...flags, entry], { cwd: PROJECT_ROOT, stdio: "ignore", env: { ...process.env, ...START.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "warn" } });
+    const proc = spawn(process.execPath, [...extra, ...flags, entry], {
+      cwd: PROJECT_ROOT,
+      stdio: "ignore",
+      env: { ...process.env, ...START.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "warn" },
+    });
     const base = `http://127.0.0.1:${port}`;
     while ((await fetch(`${base}/readyz`).catch(() => null))?.status !== 200) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 1000));
@@ -566,7 +569,18 @@ async function coldStartLive() {
     const server = createServer();
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
-    const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "live", LOG_LEVEL: "silent", ...stub.env, RATE_LIMIT_FACTS_PER_HOUR: "0", RATE_LIMIT_FACTS_PER_DAY: "0", RATE_LIMIT_SPOTS_PER_HOUR: "0", RATE_LIMIT_SPOTS_PER_DAY: "0", RATE_LIMIT_DECISIONS_BURST: "0" });
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_SOURCE: "live",
+      LOG_LEVEL: "silent",
+      ...stub.env,
+      RATE_LIMIT_FACTS_PER_HOUR: "0",
+      RATE_LIMIT_FACTS_PER_DAY: "0",
+      RATE_LIMIT_SPOTS_PER_HOUR: "0",
+      RATE_LIMIT_SPOTS_PER_DAY: "0",
+      RATE_LIMIT_DECISIONS_BURST: "0",
+    });
     const ctx = createContext({ config, clock: systemClock, log: createLogger("silent") });
     server.on("request", createApp(ctx));
     const t0 = performance.now();
@@ -632,10 +646,16 @@ const summary = {
     };
   }),
   latencyMs: Object.fromEntries(
-    (["rest", "mcp", "mcpProxy", "mcpSdk", "restWithSdk", "bareRest", "bareMcp"] as const).map((k) => [k, { p50: round(median(rounds.map((r) => r.http.latency[k]!.p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k]!.p99)), 3) }]),
+    (["rest", "mcp", "mcpProxy", "mcpSdk", "restWithSdk", "bareRest", "bareMcp"] as const).map((k) => [
+      k,
+      { p50: round(median(rounds.map((r) => r.http.latency[k]!.p50)), 3), p99: round(median(rounds.map((r) => r.http.latency[k]!.p99)), 3) },
+    ]),
   ),
   mcpVsRestP50: round(median(rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))),
-  mcpVsRestRange: [round(Math.min(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))), round(Math.max(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50)))],
+  mcpVsRestRange: [
+    round(Math.min(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))),
+    round(Math.max(...rounds.map((r) => r.http.latency.mcp!.p50 / r.http.latency.rest!.p50))),
+  ],
   mcpProxyVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpProxy!.p50 / r.http.latency.rest!.p50))),
   firstDecision: {
     readyMs: round(median(rounds.map((r) => r.http.first.readyMs)), 0),
@@ -645,7 +665,12 @@ const summary = {
   mixed: { calls: rounds[0]!.http.mixed.calls, failed: Math.max(...rounds.map((r) => r.http.mixed.failed)), rssMbAfter: round(Math.max(...rounds.map((r) => r.http.mixed.rssMbAfter)), 0) },
   sourceMaps,
   mcpSdkVsRestP50: round(median(rounds.map((r) => r.http.latency.mcpSdk!.p50 / r.http.latency.restWithSdk!.p50))),
-  image: { spots: rounds[0]!.image.spots, oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1), bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1), ratio: round(median(rounds.map((r) => r.image.ratio))) },
+  image: {
+    spots: rounds[0]!.image.spots,
+    oursP50Ms: round(median(rounds.map((r) => r.image.oursP50)), 1),
+    bareP50Ms: round(median(rounds.map((r) => r.image.bareP50)), 1),
+    ratio: round(median(rounds.map((r) => r.image.ratio))),
+  },
   coldRecommendations: { spots: rounds[0]!.cold.spots, p50Ms: round(median(rounds.map((r) => r.cold.p50)), 1), p90Ms: round(median(rounds.map((r) => r.cold.p90)), 1) },
   coldRecommendationsNoWarmUp: { p50Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p50)), 1), p90Ms: round(median(rounds.map((r) => r.coldNoWarmUp.p90)), 1) },
   peakRssMb: round(Math.max(...rounds.map((r) => r.http.peakRssMb)), 0),

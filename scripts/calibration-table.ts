@@ -5,17 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Catalog } from "../src/catalog/catalog.js";
-import {
-  FULL_MIN_CALIBRATED,
-  MAX_MONTH_STEP,
-  MAX_RANGE_RATIO,
-  rangeFor,
-  regionLevels,
-  SINGLE_FIGURE_TOLERANCE,
-  UNCOUNTED_REASONS,
-  uncounted,
-  type Uncounted,
-} from "../src/catalog/levels.js";
+import { FULL_MIN_CALIBRATED, MAX_MONTH_STEP, MAX_RANGE_RATIO, rangeFor, regionLevels, SINGLE_FIGURE_TOLERANCE, UNCOUNTED_REASONS, uncounted, type Uncounted } from "../src/catalog/levels.js";
 import type { RegionRecord, SpotRecord, VisibilityReference } from "../src/catalog/schema.js";
 import { shippedPublishers, type PublisherKind } from "../src/catalog/publishers.js";
 import { HABITAT_FITS, HABITAT_WORDS, SCOPE_WORDS, SPOT_HABITATS } from "../src/catalog/habitat.js";
@@ -101,7 +91,10 @@ export function renderCalibration(regions: readonly RegionCalibration[], records
   const spots = regions.flatMap((r) => r.spots);
   const calibrated = spots.filter((s) => s.level.calibrated).length;
   const kinds = ["site", "area", "operator_table", "log"].map((k) => `${facts.byKind.get(k) ?? 0} ${k.replace("_", " ")}`).join(", ");
-  const publishedBy = [...facts.byPublisher].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(", ");
+  const publishedBy = [...facts.byPublisher]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${n} ${k}`)
+    .join(", ");
   const notCounted = [...facts.notCounted].map(([k, n]) => `${n} ${UNCOUNTED_REASONS[k].many}`).join(", ");
   const before = Object.values(BEFORE.regions);
   const beforeCalibrated = before.reduce((a, r) => a + r.calibrated, 0);
@@ -159,7 +152,9 @@ export function renderCalibration(regions: readonly RegionCalibration[], records
     const { ref, spot } = cited.get(url)!;
     const u = uncounted(ref, spot, publishers);
     const p = publishers.of(url);
-    lines.push(`${n}. <${url}> — ${ref.says} (${ref.kind.replace("_", " ")}${ref.scope ? `, ${ref.scope}` : ""}; ${p ? `${p.kind}: ${p.name}` : "publisher not judged"}${u ? `; does not count here: ${UNCOUNTED_REASONS[u].one}` : ""})`);
+    lines.push(
+      `${n}. <${url}> — ${ref.says} (${ref.kind.replace("_", " ")}${ref.scope ? `, ${ref.scope}` : ""}; ${p ? `${p.kind}: ${p.name}` : "publisher not judged"}${u ? `; does not count here: ${UNCOUNTED_REASONS[u].one}` : ""})`,
+    );
   }
   lines.push("", `Adjacent months' levels differ by at most ×${MAX_MONTH_STEP} unless the counting sources themselves step (test/calibration.test.ts).`);
   return lines.join("\n");

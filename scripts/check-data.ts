@@ -87,7 +87,8 @@ export function coastVerdict(lat: number, lon: number, entry: readonly ("shore" 
   let warning: string | null = null;
   if (onLand && far > SHORE_TOLERANCE_KM) error = `on land, ${km} from the coast (Natural Earth 1:10m; max ${SHORE_TOLERANCE_KM} km for a shore point the 1:10m coast leaves out)`;
   else if (!onLand && far > MAX_OFFSHORE_KM) warning = `at sea ${km} from the coast (more than ${MAX_OFFSHORE_KM} km: farther than any day boat in the catalogue goes)`;
-  else if (!onLand && shoreOnly && far > SHORE_ONLY_MAX_OFFSHORE_KM) warning = `a shore-only spot at sea ${km} from the coast (more than ${SHORE_ONLY_MAX_OFFSHORE_KM} km; is its island missing from 1:10m?)`;
+  else if (!onLand && shoreOnly && far > SHORE_ONLY_MAX_OFFSHORE_KM)
+    warning = `a shore-only spot at sea ${km} from the coast (more than ${SHORE_ONLY_MAX_OFFSHORE_KM} km; is its island missing from 1:10m?)`;
   return { onLand, coastKm, error, warning };
 }
 
@@ -162,16 +163,17 @@ function main() {
       console.warn(`warning: ${r.id}: ${counts.approximate} of ${n} coordinates approximate (target at most ${MAX_APPROXIMATE_SHARE * 100} %)`);
     }
     spots += n;
-    const tideRange = [
-      tideKm.length > 0 && `${Math.min(...tideKm).toFixed(0)}–${Math.max(...tideKm).toFixed(0)} km`,
-      noTide > 0 && `${noTide} without a station within ${TIDE_STATION_MAX_KM} km`,
-    ]
+    const tideRange = [tideKm.length > 0 && `${Math.min(...tideKm).toFixed(0)}–${Math.max(...tideKm).toFixed(0)} km`, noTide > 0 && `${noTide} without a station within ${TIDE_STATION_MAX_KM} km`]
       .filter(Boolean)
       .join("; ");
-    console.log(`${r.id}: ${n} spots (${r.decision_support}); coordinates ${counts.sourced}/${counts["cross-checked"]}/${counts.approximate} sourced/cross-checked/approximate; tide stations ${tideRange}`);
+    console.log(
+      `${r.id}: ${n} spots (${r.decision_support}); coordinates ${counts.sourced}/${counts["cross-checked"]}/${counts.approximate} sourced/cross-checked/approximate; tide stations ${tideRange}`,
+    );
   }
 
-  console.log(`coastline (Natural Earth 1:10m, ${naturalEarthCoastline().segments} segments): ${spread(offshore, "at sea", "offshore")}; ${spread(inland, "on land", "inland")} (tolerance ${SHORE_TOLERANCE_KM} km)`);
+  console.log(
+    `coastline (Natural Earth 1:10m, ${naturalEarthCoastline().segments} segments): ${spread(offshore, "at sea", "offshore")}; ${spread(inland, "on land", "inland")} (tolerance ${SHORE_TOLERANCE_KM} km)`,
+  );
 
   for (const f of jsonFiles("data/climatology")) {
     const parsed = ClimatologyTable.safeParse(json(`data/climatology/${f}`));
@@ -179,7 +181,10 @@ function main() {
     else {
       const unknown = unknownZoneSpots(parsed.data, regionSpotIds.get(parsed.data.region) ?? new Set());
       if (unknown.length) fail(`data/climatology/${f}: water_temp_zones name spots not in the region: ${unknown.join(", ")}`);
-      else console.log(`climatology ${parsed.data.region}: ok${parsed.data.water_temp_zones ? ` (water temperature zones: ${parsed.data.water_temp_zones.map((z) => `${z.id}, ${z.spots.length} spots`).join("; ")})` : ""}`);
+      else
+        console.log(
+          `climatology ${parsed.data.region}: ok${parsed.data.water_temp_zones ? ` (water temperature zones: ${parsed.data.water_temp_zones.map((z) => `${z.id}, ${z.spots.length} spots`).join("; ")})` : ""}`,
+        );
     }
   }
 
@@ -190,11 +195,13 @@ function main() {
   const publishers = Publishers.load();
   const provenance = provenanceErrors(Catalog.readRecords(), areas, publishers);
   for (const e of provenance) fail(e);
-  console.log(`provenance: ${publishers.list.length} publishers judged (${publishers.list.filter((p) => p.kind === "generated").length} generated, never counted); ${provenance.length === 0 ? "every cited page judged, nothing rests on generated text" : `${provenance.length} errors`}`);
+  console.log(
+    `provenance: ${publishers.list.length} publishers judged (${publishers.list.filter((p) => p.kind === "generated").length} generated, never counted); ${provenance.length === 0 ? "every cited page judged, nothing rests on generated text" : `${provenance.length} errors`}`,
+  );
 
   console.log(`${spots} spots in total`);
   process.exit(failed ? 1 : 0);
-  }
+}
 
 /** "89 on land: median 0.38 km, 90th percentile 1.05 km, max 2.95 km inland (region/spot)". */
 function spread(points: readonly { where: string; km: number }[], what: string, side: string): string {

@@ -149,10 +149,20 @@ export function exposureFlags(exposure: readonly Octant[], fetches: readonly Oct
     const detail = (agree: number) => `${agree === f.rays.length ? "all" : `${agree} of ${f.rays.length}`} rays, ${OFFSETS_LABEL}: ${f.rays.map(formatFetch).join(" / ")} km`;
     if (listed && f.km <= SHORT_FETCH_KM) {
       const agree = f.rays.filter((km) => km <= SHORT_FETCH_KM).length;
-      flags.push({ kind: "short", octant: o, rays: agree, message: `listed exposed to ${o} but land lies ${formatFetch(f.km)} km to the ${o} (${detail(agree)}): likely wrong, or a swell that only wraps in by refraction` });
+      flags.push({
+        kind: "short",
+        octant: o,
+        rays: agree,
+        message: `listed exposed to ${o} but land lies ${formatFetch(f.km)} km to the ${o} (${detail(agree)}): likely wrong, or a swell that only wraps in by refraction`,
+      });
     } else if (!listed && f.km > LONG_FETCH_KM) {
       const agree = f.rays.filter((km) => km > LONG_FETCH_KM).length;
-      flags.push({ kind: "open", octant: o, rays: agree, message: `open ocean to the ${o} for ${formatFetch(f.km)} km but ${o} not listed (${detail(agree)}): a possible omission, unless a reef or headland too small for 1:10m blocks it` });
+      flags.push({
+        kind: "open",
+        octant: o,
+        rays: agree,
+        message: `open ocean to the ${o} for ${formatFetch(f.km)} km but ${o} not listed (${detail(agree)}): a possible omission, unless a reef or headland too small for 1:10m blocks it`,
+      });
     }
   }
   return flags;

@@ -17,7 +17,9 @@ console.log(`Rule: a region ranks its calibrated spots when at least ${FULL_MIN_
 for (const region of records) {
   const v = regionLevels(region);
   if (v.earnsFull) full++;
-  console.log(`\n${region.id}: ${v.calibrated}/${v.spots.length} calibrated, response ${v.responseChecked ? "checked" : "NOT checked"} → ${v.earnsFull ? "earns full" : "conditions_only"} (published ${v.published})`);
+  console.log(
+    `\n${region.id}: ${v.calibrated}/${v.spots.length} calibrated, response ${v.responseChecked ? "checked" : "NOT checked"} → ${v.earnsFull ? "earns full" : "conditions_only"} (published ${v.published})`,
+  );
   if (v.reason) console.log(`  ${v.reason}`);
   for (const spot of region.spots) {
     const s = v.spots.find((x) => x.id === spot.id)!;
@@ -28,7 +30,9 @@ for (const region of records) {
     for (const r of spot.visibility_refs) {
       const u = uncounted(r, spot, publishers);
       const p = publishers.of(r.source);
-      console.log(`      ${u ? "·" : "+"} ${r.kind}${r.scope ? `/${r.scope}` : ""} ${r.low_ft ?? "0"}–${r.high_ft ?? "∞"} ft m${r.months.length === 12 ? "*" : r.months.join(",")} ${u ?? "counts"} [${p?.kind ?? "unjudged"}] ${r.source}`);
+      console.log(
+        `      ${u ? "·" : "+"} ${r.kind}${r.scope ? `/${r.scope}` : ""} ${r.low_ft ?? "0"}–${r.high_ft ?? "∞"} ft m${r.months.length === 12 ? "*" : r.months.join(",")} ${u ?? "counts"} [${p?.kind ?? "unjudged"}] ${r.source}`,
+      );
     }
     const steps = monthSteps(spot.clarity_ft);
     if (steps.length > 0) console.log(`      steps over ×${MAX_MONTH_STEP}: ${steps.map((x) => `${x.from}→${x.to}`).join(", ")}`);

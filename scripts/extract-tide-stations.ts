@@ -42,8 +42,5 @@ for (const id of [...wanted].sort()) {
   };
 }
 const pkg = JSON.parse(readFileSync(join(root, "node_modules/@neaps/tide-database/package.json"), "utf8")) as { version: string };
-writeFileSync(
-  join(root, "data/tide-stations.json"),
-  `${JSON.stringify({ generated_from: `@neaps/tide-database ${pkg.version}`, stations: out })}\n`,
-);
+writeFileSync(join(root, "data/tide-stations.json"), `${JSON.stringify({ generated_from: `@neaps/tide-database ${pkg.version}`, stations: out })}\n`);
 console.log(`wrote ${Object.keys(out).length} stations to data/tide-stations.json`);

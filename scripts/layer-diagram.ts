@@ -58,7 +58,14 @@ export function layersOf(file: string, layers: readonly Layer[]): string[] {
 export function membersOf(layer: Layer, files: readonly string[]): string {
   const mine = files.filter((f) => (layer.folder === "src/" ? !f.slice(4).includes("/") : f.startsWith(layer.folder)));
   if (layer.folder === "src/") return `src/{${mine.map((f) => f.slice(4, -3)).join(",")}}.ts`;
-  const subs = [...new Set(mine.map((f) => f.slice(layer.folder.length)).filter((f) => f.includes("/")).map((f) => f.slice(0, f.indexOf("/") + 1)))].sort();
+  const subs = [
+    ...new Set(
+      mine
+        .map((f) => f.slice(layer.folder.length))
+        .filter((f) => f.includes("/"))
+        .map((f) => f.slice(0, f.indexOf("/") + 1)),
+    ),
+  ].sort();
   return `${layer.folder} · ${mine.length} modules${subs.length ? ` (${subs.join(", ")})` : ""}`;
 }
 

@@ -35,16 +35,25 @@ const catalog = Catalog.load();
 const b = callBudget(catalog);
 console.log(`Catalogue: ${b.spots} spots in ${b.regions} regions → ${b.queryPoints} Open-Meteo query points (each spot's own coordinates).`);
 console.log(`Worst case, every spot asked about every hour:`);
-console.log(`  Open-Meteo: ${b.perHour.openMeteoRequests} requests/h, ${b.perHour.openMeteoCalls} counted calls/h → ${b.perDay.openMeteoCalls}/day ` + `(${(b.perDay.openMeteoShareOfFreeTier * 100).toFixed(1)} % of the free ${OPEN_METEO_FREE_LIMITS.perDay}/day)`);
+console.log(
+  `  Open-Meteo: ${b.perHour.openMeteoRequests} requests/h, ${b.perHour.openMeteoCalls} counted calls/h → ${b.perDay.openMeteoCalls}/day ` +
+    `(${(b.perDay.openMeteoShareOfFreeTier * 100).toFixed(1)} % of the free ${OPEN_METEO_FREE_LIMITS.perDay}/day)`,
+);
 console.log(`  ERDDAP:     ${b.perDay.erddapRequests.min}–${b.perDay.erddapRequests.max} requests/day (at most ${b.perDay.erddapRequests.worst} if it fails all day)`);
 console.log(`  CO-OPS:     ${b.perDay.coopsRequests} requests/day (one per NOAA station)`);
 const tided = catalog.regions.filter((r) => endpointFor(MARINE, queryPlan(r)) !== MARINE);
-console.log(`  Modelled tides: ${tided.length} regions (${catalog.spots.filter((s) => s.tide_station === null).length} spots without a station) ask the marine API for the sea level too, 14 days: no extra weight per location.`);
+console.log(
+  `  Modelled tides: ${tided.length} regions (${catalog.spots.filter((s) => s.tide_station === null).length} spots without a station) ask the marine API for the sea level too, 14 days: no extra weight per location.`,
+);
 
 const gatedLines = (cat: Catalog, g: GatedBudget) => {
   console.log(`  without the gate (a download every hour):      ${pct(callBudget(cat).perDay.openMeteoShareOfFreeTier)} of the free tier`);
-  console.log(`  gate only, every region asked every hour:      ${g.gateOnly.marineDownloads} marine + ${g.gateOnly.forecastDownloads} forecast downloads/day, ${g.gateOnly.openMeteoCalls} calls (${pct(g.gateOnly.share)})`);
-  console.log(`  (a) worst case with the governor (${pct(REFRESH_SHARE)} share): ${g.worstCase.openMeteoCalls} calls/day (${pct(g.worstCase.share)}); owed downloads alone ≤ ${g.worstCase.ownedFloorCalls}`);
+  console.log(
+    `  gate only, every region asked every hour:      ${g.gateOnly.marineDownloads} marine + ${g.gateOnly.forecastDownloads} forecast downloads/day, ${g.gateOnly.openMeteoCalls} calls (${pct(g.gateOnly.share)})`,
+  );
+  console.log(
+    `  (a) worst case with the governor (${pct(REFRESH_SHARE)} share): ${g.worstCase.openMeteoCalls} calls/day (${pct(g.worstCase.share)}); owed downloads alone ≤ ${g.worstCase.ownedFloorCalls}`,
+  );
   console.log(`  (b) realistic, ${pct(g.realistic.askedShare)} of regions asked per 3 h:   ${g.realistic.openMeteoCalls} calls/day (${pct(g.realistic.share)})`);
   console.log(`  busiest hour: ≤ ${g.busiestHourCalls} calls (limit ${OPEN_METEO_FREE_LIMITS.perHour}); ${g.watchedModels} models' run metadata read, not counted`);
 };
@@ -112,12 +121,17 @@ const all = big.regions.map((_, i) => i);
 // Realistic: the same `askedShare` of the regions is asked every hour (the popular ones), so within
 // any 3 hours that share is asked and the rest is never refreshed. Spread over the catalogue (a
 // low-discrepancy pick), so North American, Hawaiian and other regions are all among them.
-const popular = all.filter((i) => (((i + 1) * 0.6180339887) % 1) < askedShare);
+const popular = all.filter((i) => ((i + 1) * 0.6180339887) % 1 < askedShare);
 const rotating = () => popular;
 console.log(`\n(c) Measured against the emulator: ${big.spots.length} spots, one UTC day (2026-11-21), refresh ticker every 5 emulated minutes:`);
-for (const [name, asked] of [["worst case, every region asked every hour", () => all], [`realistic, ${popular.length} of ${big.regions.length} regions asked every hour, the rest never`, rotating]] as const) {
+for (const [name, asked] of [
+  ["worst case, every region asked every hour", () => all],
+  [`realistic, ${popular.length} of ${big.regions.length} regions asked every hour, the rest never`, rotating],
+] as const) {
   const m = await emulatedDay(big, asked);
-  console.log(`  ${name}: ${Math.round(m.day)} weighted calls in the UTC day (${pct(m.day / OPEN_METEO_FREE_LIMITS.perDay)}), ${m.requests} requests, busiest hour ${Math.round(m.worstHour)} calls, ${m.refused} refused (429)`);
+  console.log(
+    `  ${name}: ${Math.round(m.day)} weighted calls in the UTC day (${pct(m.day / OPEN_METEO_FREE_LIMITS.perDay)}), ${m.requests} requests, busiest hour ${Math.round(m.worstHour)} calls, ${m.refused} refused (429)`,
+  );
   console.log(`    ${m.meta} metadata requests (not counted); governor ${m.governor.granted} granted / ${m.governor.refused} held back; answers by freshness ${JSON.stringify(m.freshness)}`);
 }
 
@@ -160,7 +174,9 @@ for (const region of catalog.regions.slice(1)) {
 for (const s of catalog.spots) await timed(s.id);
 const median = (xs: number[]) => [...xs].sort((a, c) => a - c)[xs.length >> 1]!;
 await ctx.upstreams?.settled();
-console.log(`\nToday's catalogue against the emulator at a tenth of its latency, real time (${catalog.spots.length} spots in one hour): ${JSON.stringify(stub.calls)}, ${stub.openMeteo.counters.weightedCalls} weighted Open-Meteo calls, ${Object.values(stub.openMeteo.counters.refused).reduce((a, c) => a + c, 0)} refused, ${unavailable.get(503) ?? 0} answers 503 (downloads held back)`);
+console.log(
+  `\nToday's catalogue against the emulator at a tenth of its latency, real time (${catalog.spots.length} spots in one hour): ${JSON.stringify(stub.calls)}, ${stub.openMeteo.counters.weightedCalls} weighted Open-Meteo calls, ${Object.values(stub.openMeteo.counters.refused).reduce((a, c) => a + c, 0)} refused, ${unavailable.get(503) ?? 0} answers 503 (downloads held back)`,
+);
 console.log(`Latency per conditions request, median over ${cold.length} regions:`);
 console.log(`  upstream cache miss (2 Open-Meteo calls one at a time, CO-OPS, build): ${median(cold).toFixed(1)} ms`);
 console.log(`  upstream cache hit, forecast built:             ${median(warm).toFixed(1)} ms`);

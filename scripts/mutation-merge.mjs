@@ -52,9 +52,7 @@ for (const r of reports) {
   }
   const ids = (list) => (list ?? []).map((id) => idByTest.get(testOf.get(id))).filter((id) => id !== undefined);
   for (const [path, f] of Object.entries(r.files)) {
-    const mutants = f.mutants
-      .filter((m) => !(m.static && (m.status === "Survived" || m.status === "NoCoverage")))
-      .map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
+    const mutants = f.mutants.filter((m) => !(m.static && (m.status === "Survived" || m.status === "NoCoverage"))).map((m) => ({ ...m, killedBy: ids(m.killedBy), coveredBy: ids(m.coveredBy) }));
     files[path] = { ...f, mutants, left: f.mutants.length - mutants.length };
   }
 }

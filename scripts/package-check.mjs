@@ -150,7 +150,9 @@ async function main() {
     if (res.status !== 200 || body.schema !== "service.conditions.v1" || body.spot?.id !== SPOT) {
       fail(`GET /api/v1/conditions?spot=${SPOT} gave ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     }
-    step(`npx ocean-conditions: HTTP 200 ${body.schema} for ${body.spot.name}: now ${body.now?.rating} (${body.now?.score}), ${body.periods?.length ?? 0} periods, ${body.range?.from}..${body.range?.to}`);
+    step(
+      `npx ocean-conditions: HTTP 200 ${body.schema} for ${body.spot.name}: now ${body.now?.rating} (${body.now?.score}), ${body.periods?.length ?? 0} periods, ${body.range?.from}..${body.range?.to}`,
+    );
     const served = await (await fetch(`${base}/server.json`)).json();
     mustValidate(served, "GET /server.json");
     if (served.remotes?.[0]?.url !== `${base}/mcp`) fail(`GET /server.json names ${served.remotes?.[0]?.url} as the remote`);

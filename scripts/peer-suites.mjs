@@ -136,9 +136,15 @@ async function inspectorV1(base) {
     { args: ["--method", "resources/list"], check: (r) => r.resources?.some((x) => x.uri.startsWith("ui://")) },
     { args: ["--method", "tools/call", "--tool-name", "list_coverage"], check: (r) => !r.isError && r.structuredContent?.regions?.length > 0 },
     { args: ["--method", "tools/call", "--tool-name", "get_conditions", "--tool-arg", "spot=hanauma-bay"], check: (r) => !r.isError && r.structuredContent?.spot?.id === "hanauma-bay" },
-    { args: ["--method", "tools/call", "--tool-name", "recommend_spot", "--tool-arg", "activity=snorkel", "--tool-arg", "region=us-hi-oahu"], check: (r) => !r.isError && Array.isArray(r.structuredContent?.picks) },
+    {
+      args: ["--method", "tools/call", "--tool-name", "recommend_spot", "--tool-arg", "activity=snorkel", "--tool-arg", "region=us-hi-oahu"],
+      check: (r) => !r.isError && Array.isArray(r.structuredContent?.picks),
+    },
     { args: ["--method", "tools/call", "--tool-name", "best_day", "--tool-arg", "spot=hanauma-bay", "--tool-arg", "activity=snorkel"], check: (r) => !r.isError && r.structuredContent !== undefined },
-    { args: ["--method", "tools/call", "--tool-name", "best_day", "--tool-arg", "spot=nope", "--tool-arg", "activity=snorkel"], check: (r) => r.isError === true && r.structuredContent?.error?.code === "unknown_spot" },
+    {
+      args: ["--method", "tools/call", "--tool-name", "best_day", "--tool-arg", "spot=nope", "--tool-arg", "activity=snorkel"],
+      check: (r) => r.isError === true && r.structuredContent?.error?.code === "unknown_spot",
+    },
   ];
   const version = JSON.parse(readFileSync(join(peers, "node_modules/inspector-v1/package.json"), "utf8")).version;
   console.log(`\n=== MCP Inspector CLI ${version}: list, call every tool, a tool error ===`);

@@ -54,7 +54,9 @@ export async function generateExamples(): Promise<Record<string, string>> {
 
 /** The documents that may hold generated examples: the README and every page in docs/. */
 export function exampleDocuments(): string[] {
-  const docs = readdirSync(join(PROJECT_ROOT, "docs")).filter((f) => f.endsWith(".md")).sort();
+  const docs = readdirSync(join(PROJECT_ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort();
   return [join(PROJECT_ROOT, "README.md"), ...docs.map((f) => join(PROJECT_ROOT, "docs", f))];
 }
 

@@ -18,9 +18,7 @@ const rec = await recommendSpot({ activity: "snorkel", region: "us-hi-oahu", dat
 // While O'ahu is published conditions_only (docs/model.md, calibration) there is no pick: the
 // sample is then Hanauma Bay's general-conditions card for the same day.
 const pick = rec.picks[0];
-const day = pick
-  ? await spotDay({ spot: pick.spot.id, date: pick.date, activity: "snorkel" }, ctx)
-  : await spotDay({ spot: "hanauma-bay", date: "2026-11-22" }, ctx);
+const day = pick ? await spotDay({ spot: pick.spot.id, date: pick.date, activity: "snorkel" }, ctx) : await spotDay({ spot: "hanauma-bay", date: "2026-11-22" }, ctx);
 const png = await ctx.cardImages.render(cardImageModel(day));
 const out = join(PROJECT_ROOT, "docs", "sample-card.png");
 writeFileSync(out, png);

@@ -94,7 +94,15 @@ export async function liveTierCounts(scenario: ScenarioName, catalog = Catalog.l
   const stub = await startStubUpstreams({ scenario, now: () => clock.now(), latencyScale: 0.01, openMeteoLimits: { perMinute }, erddapBadGatewayEvery: 0 });
   const counts: Partial<Record<Rating, number>> = {};
   try {
-    const env = { DATA_SOURCE: "live", LOG_LEVEL: "silent", VALIDATION_SCORING: "off", OPEN_METEO_CALLS_PER_MINUTE: String(perMinute), UPSTREAM_TIMEOUT_MS: "30000", ERDDAP_TIMEOUT_MS: "30000", ...stub.env };
+    const env = {
+      DATA_SOURCE: "live",
+      LOG_LEVEL: "silent",
+      VALIDATION_SCORING: "off",
+      OPEN_METEO_CALLS_PER_MINUTE: String(perMinute),
+      UPSTREAM_TIMEOUT_MS: "30000",
+      ERDDAP_TIMEOUT_MS: "30000",
+      ...stub.env,
+    };
     const ctx = createContext({ config: loadConfig(env), clock, catalog, log: createLogger("silent") });
     try {
       // Ask for every spot, wait until every upstream fetch this started has ended (the satellite's
@@ -145,7 +153,11 @@ export function renderTiers(after: TierCounts, names: ReadonlyMap<string, string
   }
   if (live.size > 0) {
     const before = TIERS_BEFORE.live ?? {};
-    lines.push("", `Over every spot's emulated live week (the service in live mode against the upstream emulator, from ${LIVE_START.slice(0, 10)}), one weather scenario at a time, counted once every upstream fetch has ended and without the emulator's every-ninth satellite 502 (the before column was counted as answers arrived, with the 502s on, so fewer spots had satellite visibility: compare calm weather loosely):`, "");
+    lines.push(
+      "",
+      `Over every spot's emulated live week (the service in live mode against the upstream emulator, from ${LIVE_START.slice(0, 10)}), one weather scenario at a time, counted once every upstream fetch has ended and without the emulator's every-ninth satellite 502 (the before column was counted as answers arrived, with the 502s on, so fewer spots had satellite visibility: compare calm weather loosely):`,
+      "",
+    );
     lines.push(`| Scenario | ${head} | Before: excellent / great |`, `|---|${TIERS.map(() => "---").join("|")}|---|`);
     for (const [scenario, c] of live) {
       const b = before[scenario];

@@ -50,7 +50,11 @@ for (const f of values.fault) {
 
 console.log(`Stub upstreams (${stub.scenario.name}: ${stub.scenario.description}) at ${stub.base}`);
 console.log("Run the service against it, e.g.:\n");
-console.log(`  ${Object.entries({ DATA_SOURCE: "live", ...stub.env }).map(([k, v]) => `${k}=${v}`).join(" \\\n  ")} \\\n  npm start\n`);
+console.log(
+  `  ${Object.entries({ DATA_SOURCE: "live", ...stub.env })
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" \\\n  ")} \\\n  npm start\n`,
+);
 const stop = () => void stub.close().then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

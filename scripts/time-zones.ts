@@ -50,8 +50,5 @@ const table: ZoneTable = {
 const body = Object.entries(table.zones)
   .map(([z, changes]) => `    ${JSON.stringify(z)}: ${JSON.stringify(changes)}`)
   .join(",\n");
-writeFileSync(
-  join(DATA_DIR, "time-zones.json"),
-  `{\n  "tz": ${JSON.stringify(table.tz)},\n  "from": ${FROM},\n  "until": ${UNTIL},\n  "zones": {\n${body}\n  }\n}\n`,
-);
+writeFileSync(join(DATA_DIR, "time-zones.json"), `{\n  "tz": ${JSON.stringify(table.tz)},\n  "from": ${FROM},\n  "until": ${UNTIL},\n  "zones": {\n${body}\n  }\n}\n`);
 console.log(`data/time-zones.json: ${zones.size} zones, tz ${table.tz}`);

@@ -65,7 +65,10 @@ export function makeRegionMaps(catalog = Catalog.load()): RegionMapsAsset {
   const require = createRequire(import.meta.url);
   const topology = JSON.parse(readFileSync(require.resolve("world-atlas/land-10m.json"), "utf8")) as Topology<{ land: GeometryCollection }>;
   const land = feature(topology, topology.objects.land);
-  const rings = land.features.flatMap((f) => (f.geometry.type === "MultiPolygon" ? f.geometry.coordinates.flat() : f.geometry.type === "Polygon" ? f.geometry.coordinates : [])) as [number, number][][];
+  const rings = land.features.flatMap((f) => (f.geometry.type === "MultiPolygon" ? f.geometry.coordinates.flat() : f.geometry.type === "Polygon" ? f.geometry.coordinates : [])) as [
+    number,
+    number,
+  ][][];
   const boxes = rings.map((r) => {
     let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const [lon, lat] of r) [w, s, e, n] = [Math.min(w, lon), Math.min(s, lat), Math.max(e, lon), Math.max(n, lat)];
@@ -79,7 +82,13 @@ export function makeRegionMaps(catalog = Catalog.load()): RegionMapsAsset {
       const b = boxes[i]!;
       if (b.e < frame.west || b.w > frame.east || b.n < frame.south || b.s > frame.north) return;
       // A margin outside the frame, so a clipped edge never shows as a coastline.
-      const clipped = clipRing(ring.map(([lon, lat]) => projectInFrame(frame, lon, lat)), -4, -4, frame.width + 4, frame.height + 4);
+      const clipped = clipRing(
+        ring.map(([lon, lat]) => projectInFrame(frame, lon, lat)),
+        -4,
+        -4,
+        frame.width + 4,
+        frame.height + 4,
+      );
       if (clipped.length >= 3) parts.push(pathOf(clipped, 1.5, 2));
     });
     regions[region.id] = { frame, d: parts.join("") };

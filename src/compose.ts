@@ -47,7 +47,8 @@ export function createContext(opts: ContextOptions): ServiceContext {
   const climatology = new ClimatologySource(opts.climatology ?? loadClimatology());
   const harmonicTides = new HarmonicTideSource(loadTideStations());
   for (const spot of catalog.spots) {
-    if (spot.tide_station !== null && !harmonicTides.station(spot.tide_station)) throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
+    if (spot.tide_station !== null && !harmonicTides.station(spot.tide_station))
+      throw new Error(`spot ${spot.id}: tide station ${spot.tide_station} missing from data/tide-stations.json (run npm run data:tides)`);
     if (!climatology.table(spot.region.id)) throw new Error(`region ${spot.region.id}: no seasonal norms in data/climatology`);
   }
   for (const region of catalog.regions) {
@@ -58,8 +59,20 @@ export function createContext(opts: ContextOptions): ServiceContext {
   if (!regulations.readable) opts.log.error({ err: regulations.error }, "protected-area data unreadable: spearfishing picks will carry regulations_not_checked");
   const mode = opts.config.dataSource;
   const redis = opts.config.redisUrl ? connectRedis(opts.config.redisUrl, opts.log) : null;
-  const validation = new Validation({ catalog, clock: opts.clock, log: opts.log, redis, normals: climatology, source: sourceObject(opts.config.publicBaseUrl), dataMode: mode, docs: `${opts.config.publicBaseUrl}/docs` });
-  const upstreams = mode === "offline" ? null : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b), onTick: () => validation.retry() });
+  const validation = new Validation({
+    catalog,
+    clock: opts.clock,
+    log: opts.log,
+    redis,
+    normals: climatology,
+    source: sourceObject(opts.config.publicBaseUrl),
+    dataMode: mode,
+    docs: `${opts.config.publicBaseUrl}/docs`,
+  });
+  const upstreams =
+    mode === "offline"
+      ? null
+      : createUpstreams({ config: opts.config, clock: opts.clock, log: opts.log, harmonics: harmonicTides, redis, onKd490: (r, b) => validation.observe(r, b), onTick: () => validation.retry() });
   if (upstreams && opts.config.validationScoring) validation.attach(upstreams.hindcast);
   const source = opts.source ?? new CompositeSource(mode, upstreams?.sources ?? [], climatology);
   const tides = opts.tides ?? upstreams?.tides ?? harmonicTides;

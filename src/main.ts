@@ -16,7 +16,6 @@ import { createLogger, type ServiceLogger } from "./base/logger.js";
 import { createMcpServerFactory, prepareToolSchemas } from "./mcp/server.js";
 import { startupBlock } from "./startup.js";
 
-
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -40,10 +39,7 @@ const MB = 1024 * 1024;
 async function afterWarmUp(log: ServiceLogger, waiting?: () => boolean): Promise<void> {
   await prepareToolSchemas().catch((err: unknown) => log.error({ err }, "tool schemas failed"));
   if (!config.runtime.idleCompaction) return;
-  startIdleCompaction(
-    (c: Compaction) => log.debug({ ms: Math.round(c.ms), heap_mb: [Math.round(c.heapBeforeBytes / MB), Math.round(c.heapAfterBytes / MB)] }, "heap compacted while idle"),
-    waiting,
-  );
+  startIdleCompaction((c: Compaction) => log.debug({ ms: Math.round(c.ms), heap_mb: [Math.round(c.heapBeforeBytes / MB), Math.round(c.heapAfterBytes / MB)] }, "heap compacted while idle"), waiting);
 }
 
 function serveHttp(config: Config): void {
@@ -66,7 +62,8 @@ function serveHttp(config: Config): void {
     const port = (server.address() as AddressInfo).port;
     // PORT=0 takes any free port: the block names the one taken.
     const base = config.port === 0 ? ctx.links.base.replace(/:0$/, `:${port}`) : ctx.links.base;
-    if (process.stdout.isTTY) process.stdout.write(startupBlock({ base, dataSource: config.dataSource, spots: ctx.catalog.spots.length, regions: ctx.catalog.regions.length, logLevel: config.logLevel }));
+    if (process.stdout.isTTY)
+      process.stdout.write(startupBlock({ base, dataSource: config.dataSource, spots: ctx.catalog.spots.length, regions: ctx.catalog.regions.length, logLevel: config.logLevel }));
     else log.info({ port, host: config.host, base, data: config.dataSource, spots: ctx.catalog.spots.length }, "listening");
   });
   installGracefulShutdown(server, ctx, log);

@@ -179,7 +179,20 @@ describe("share images and pages", () => {
     // 8 places (1 drawing, 7 waiting), a share of 2 each: four addresses asking 3 cards each could
     // hold all 8 between them; the last place stays free for a fifth.
     const svc = await service({ RENDER_CONCURRENCY: "1", RENDER_QUEUE: "7", TRUST_PROXY: "loopback" });
-    const spots = ["hanauma-bay", "sharks-cove", "electric-beach", "three-tables", "waimea-bay", "china-walls", "magic-island", "kuilima-cove", "pokai-bay", "ko-olina-lagoons", "lanikai-beach", "kawela-bay"];
+    const spots = [
+      "hanauma-bay",
+      "sharks-cove",
+      "electric-beach",
+      "three-tables",
+      "waimea-bay",
+      "china-walls",
+      "magic-island",
+      "kuilima-cove",
+      "pokai-bay",
+      "ko-olina-lagoons",
+      "lanikai-beach",
+      "kawela-bay",
+    ];
     const callers = ["198.51.100.11", "198.51.100.12", "198.51.100.13", "198.51.100.14"];
     const greedy = spots.map((s, i) => svc.get(`/cards/${s}/2026-11-23.png?activity=snorkel`, xff(callers[i % 4]!)).then((r) => r.status));
     const first503 = await Promise.race(greedy.map((p) => p.then((s) => (s === 503 ? s : new Promise<number>(() => {})))));
@@ -224,7 +237,12 @@ describe("share images and pages", () => {
 });
 
 /** A GET with node:http (no automatic decompression), from an optional local address. */
-function fetchRaw(base: string, path: string, headers: Record<string, string>, localAddress?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function fetchRaw(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  localAddress?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(`${base}${path}`, { headers, localAddress, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -362,16 +380,18 @@ describe("pipelining", () => {
     const PIPELINED = 200;
     const request = `GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${"x".repeat(3000)}\r\n\r\n`;
     const greedy = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        new Promise<Socket>((resolve, reject) => {
-          const s = connect({ host: "127.0.0.1", port }, () => {
-            s.pause(); // never reads
-            s.write(request.repeat(PIPELINED));
-            resolve(s);
-          });
-          s.on("error", () => {});
-          s.once("error", reject);
-        }),
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const s = connect({ host: "127.0.0.1", port }, () => {
+              s.pause(); // never reads
+              s.write(request.repeat(PIPELINED));
+              resolve(s);
+            });
+            s.on("error", () => {});
+            s.once("error", reject);
+          }),
       ),
     );
     try {

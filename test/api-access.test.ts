@@ -53,9 +53,7 @@ describe("weekday closures", () => {
     // The spec's `ok` means picks exist: with none, no_data, and the message names the rule.
     expect(body.status).toBe("no_data");
     expect(body.picks).toEqual([]);
-    expect(body.considered.excluded).toEqual([
-      { spot: { id: "hanauma-bay", name: "Hanauma Bay" }, reason: "closed_on_date", note: expect.stringMatching(/Mondays and Tuesdays/), areas: null },
-    ]);
+    expect(body.considered.excluded).toEqual([{ spot: { id: "hanauma-bay", name: "Hanauma Bay" }, reason: "closed_on_date", note: expect.stringMatching(/Mondays and Tuesdays/), areas: null }]);
     expect(body.message).toMatch(/^Hanauma Bay is excluded for snorkeling on 2026-11-24: .*closed all day on Mondays and Tuesdays\. A closure on the day may not hold on another date\.$/);
   });
 

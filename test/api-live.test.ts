@@ -72,7 +72,11 @@ describe("a calm day, live", () => {
       const mid = (Date.parse(p.start!) + Date.parse(p.end!)) / 2;
       expect(p.visibility_source).toBe((mid - observedAt) / HOUR_MS <= SATELLITE_MAX_AGE_H ? "satellite" : "heuristic");
       if (p.visibility_source === "satellite") satellite++;
-      expect(p.why).toMatch(p.visibility_source === "satellite" ? new RegExp(`satellite ocean colour observed ${NRT_OBSERVED} \\(7 days before this forecast\\)`) : /typical level, moved by swell, wind and rain against the month's normal/);
+      expect(p.why).toMatch(
+        p.visibility_source === "satellite"
+          ? new RegExp(`satellite ocean colour observed ${NRT_OBSERVED} \\(7 days before this forecast\\)`)
+          : /typical level, moved by swell, wind and rain against the month's normal/,
+      );
     }
     expect(satellite).toBeGreaterThan(30);
     expect(satellite).toBeLessThan(body.periods.length);
@@ -243,9 +247,7 @@ describe("calls to the upstreams", () => {
     await askRegionByRegion();
     await r.svc.ctx.upstreams!.settled();
     const newRun = (api: "marine" | "forecast") =>
-      catalog.regions.filter((region) =>
-        watchedModelsFor(api, region).some((m) => !m.fallback && r.stub.modelRun(m.id)!.availableAt + RUN_PROPAGATION_MS > firstDownload.get(region.id)!),
-      ).length;
+      catalog.regions.filter((region) => watchedModelsFor(api, region).some((m) => !m.fallback && r.stub.modelRun(m.id)!.availableAt + RUN_PROPAGATION_MS > firstDownload.get(region.id)!)).length;
     expect(newRun("forecast")).toBeGreaterThan(0);
     expect(r.stub.calls).toEqual({ marine: newRun("marine"), forecast: newRun("forecast"), erddap: 0, coops: 0 });
     expect(r.stub.metaRequests).toBeGreaterThan(0);

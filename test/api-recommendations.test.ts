@@ -71,7 +71,11 @@ describe("picks", () => {
     const read = new Map<string, Promise<ConditionsJson>>();
     const conditionsOn = (spot: string, date: string) => {
       const path = `/api/v1/conditions?spot=${spot}&from=${date}&to=${date}`;
-      if (!read.has(path)) read.set(path, svc.json<ConditionsJson>(path).then((r) => r.body));
+      if (!read.has(path))
+        read.set(
+          path,
+          svc.json<ConditionsJson>(path).then((r) => r.body),
+        );
       return read.get(path)!;
     };
     for (const region of regions) {
@@ -231,7 +235,10 @@ describe("depth for breath-hold activities", () => {
       for (const activity of ["freedive", "spearfish"]) {
         const { body } = await rec(`activity=${activity}&region=${region.id}&limit=5`);
         for (const spot of region.spots.filter((s) => s.typical_depth_m > BREATH_HOLD_DEPTH_M)) {
-          expect(body.picks.map((p) => p.spot.id), `${spot.id} ${activity}`).not.toContain(spot.id);
+          expect(
+            body.picks.map((p) => p.spot.id),
+            `${spot.id} ${activity}`,
+          ).not.toContain(spot.id);
           const e = body.considered.excluded.find((x) => x.spot.id === spot.id);
           expect(e, `${spot.id} ${activity}`).toBeDefined();
           // A closure says more than the depth; any other exclusion names a depth in metres (the

@@ -44,7 +44,13 @@ const flat = (ft: number) => Array<number>(12).fill(ft);
 const OPEN = { typical_depth_m: 12, bottom: "reef", runoff: 0.1, swell_exposure: 0.6 } as const;
 const LAGOON = { typical_depth_m: 3, bottom: "sand", runoff: 0.1, swell_exposure: 0.2 } as const;
 type SpotData = Parameters<typeof spotLevel>[0];
-const spot = (refs: VisibilityReference[], level: number[] = flat(60), kind: SpotData["clarity_kind"] = "site", id = "s", water: Pick<SpotData, "typical_depth_m" | "bottom" | "runoff" | "swell_exposure"> = OPEN): SpotData => ({
+const spot = (
+  refs: VisibilityReference[],
+  level: number[] = flat(60),
+  kind: SpotData["clarity_kind"] = "site",
+  id = "s",
+  water: Pick<SpotData, "typical_depth_m" | "bottom" | "runoff" | "swell_exposure"> = OPEN,
+): SpotData => ({
   id,
   name: id,
   clarity_ft: level,

@@ -88,7 +88,13 @@ describe("keys", () => {
     expect(reg.lookup("oc_test_abcdefgh12")).toEqual({ id: keyHash("oc_test_abcdefgh12").slice(0, 12), status: "revoked", allotment: null, test: true });
     expect(reg.lookup("oc_live_abcdefgh13")).toBeNull();
     expect(keyHash("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    writeFileSync(file, JSON.stringify([{ key: "sk_nope", status: "active" }, { key: "oc_live_abcdefgh12", status: "paused" }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { key: "sk_nope", status: "active" },
+        { key: "oc_live_abcdefgh12", status: "paused" },
+      ]),
+    );
     expect(() => KeyRegistry.load(file)).toThrow(`${file}: 0.key: keys look like oc_live_… or oc_test_…; 1.status: `);
   });
 });

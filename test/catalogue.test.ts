@@ -219,7 +219,9 @@ describe("the coverage listing as a whole", () => {
     const all = await answer<CoverageJson>(published, "/api/v1/coverage");
     const names = catalog.regions.map(untidedName).filter((n): n is string => n !== null);
     expect(names.length).toBeGreaterThan(0);
-    expect(all.notes.filter((n) => n.startsWith("No tide station"))).toEqual([`No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for ${names.join(", ")}: tide fields are null there.`]);
+    expect(all.notes.filter((n) => n.startsWith("No tide station"))).toEqual([
+      `No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for ${names.join(", ")}: tide fields are null there.`,
+    ]);
   });
 
   it("reaches MCP clients too: list_coverage names every region file, get_conditions answers for a spot", async () => {
@@ -367,57 +369,208 @@ describe("what an activity offers and leaves out at particular places", () => {
 
   const ROWS: Row[] = [
     // Spearfishing: what stays out for its use or hazard, not by a closure, and what is left to spear.
-    { claim: "Okinawa closes no spot outright; the Blue Cave is too crowded to spear, Sesoko a managed swimming beach", query: sp("jp-47-okinawa"), noClosure: true, excluded: { "blue-cave-cape-maeda": "unsuited_hazard", "sesoko-beach": "unsuited_use" }, picks: "some" },
+    {
+      claim: "Okinawa closes no spot outright; the Blue Cave is too crowded to spear, Sesoko a managed swimming beach",
+      query: sp("jp-47-okinawa"),
+      noClosure: true,
+      excluded: { "blue-cave-cape-maeda": "unsuited_hazard", "sesoko-beach": "unsuited_use" },
+      picks: "some",
+    },
     { claim: "the Krabi parks leave nothing to spear, Kantiang Bay out as a swimming beach", query: sp("th-81-phi-phi-lanta"), excluded: { "kantiang-bay": "unsuited_use" }, picks: [] },
     { claim: "Komodo National Park leaves nothing to spear", query: sp("id-nt-komodo"), picks: [] },
     { claim: "Cozumel's national park leaves nothing to spear", query: sp("mx-roo-cozumel"), picks: [] },
     { claim: "Bonaire, all of it a marine park, leaves nothing to spear", query: sp("bq-bo-bonaire"), picks: [] },
     { claim: "Grand Cayman leaves nothing to spear, the Cali out for its harbour traffic", query: sp("ky-gc-grand-cayman"), excluded: { "wreck-of-the-cali": "unsuited_hazard" }, picks: [] },
     { claim: "Cebu & Bohol leave Cabilao and the Cervera Shoal to spear", query: sp("ph-07-cebu-bohol"), picks: ["cabilao-island", "cervera-shoal"] },
-    { claim: "the Cape's no-take zones leave the two Atlantic controlled-zone reefs; the deep wrecks and the swimming beach are out", query: sp("za-wc-cape-peninsula"), excluded: { "smitswinkel-bay-wrecks": "unsuited_depth", "long-beach-simons-town": "unsuited_hazard", "ss-lusitania-bellows": "unsuited_depth" }, picks: ["north-paw", "sandy-cove-kraaiestein"] },
+    {
+      claim: "the Cape's no-take zones leave the two Atlantic controlled-zone reefs; the deep wrecks and the swimming beach are out",
+      query: sp("za-wc-cape-peninsula"),
+      excluded: { "smitswinkel-bay-wrecks": "unsuited_depth", "long-beach-simons-town": "unsuited_hazard", "ss-lusitania-bellows": "unsuited_depth" },
+      picks: ["north-paw", "sandy-cove-kraaiestein"],
+    },
     {
       claim: "St. John's park bays, the busy anchorages and the swimming beach leave Haulover Bay to spear",
       query: sp("us-vi-st-john-st-thomas"),
-      excluded: { ...reasons(["trunk-bay", "hawksnest-bay", "cinnamon-bay", "francis-bay", "waterlemon-cay", "great-lameshur-bay"], "closed_to_spearfishing"), "caneel-bay": "unsuited_hazard", "christmas-cove": "unsuited_hazard", "magens-bay": "unsuited_use" },
+      excluded: {
+        ...reasons(["trunk-bay", "hawksnest-bay", "cinnamon-bay", "francis-bay", "waterlemon-cay", "great-lameshur-bay"], "closed_to_spearfishing"),
+        "caneel-bay": "unsuited_hazard",
+        "christmas-cove": "unsuited_hazard",
+        "magens-bay": "unsuited_use",
+      },
       exact: true,
       picks: ["haulover-bay"],
     },
-    { claim: "Portofino's protected area bans spearfishing everywhere, so every spot is closed", query: sp("it-42-portofino"), excluded: reasons(["cristo-degli-abissi", "punta-chiappa-ponente", "secca-isuela", "dragone-portofino", "secca-carega-gonzatti", "mohawk-deer-wreck", "punta-altare", "punta-del-faro-portofino"], "closed_to_spearfishing"), exact: true, picks: [] },
-    { claim: "Portofino's deep wreck and offshore shoal are out for snorkellers; the Cristo's bay stays in", query: sn("it-42-portofino"), excluded: { "mohawk-deer-wreck": "unsuited_depth", "secca-isuela": "unsuited_depth", "punta-del-faro-portofino": "unsuited_hazard", "cristo-degli-abissi": null } },
-    { claim: "Malta claims no legal closure; spearos stay off the attraction wreck, the roped-off lagoon and the crowded coves", query: sp("mt-30-malta-gozo"), noClosure: true, excluded: { "imperial-eagle": "unsuited_use", "blue-lagoon-comino": "unsuited_use", "xlendi-bay": "unsuited_hazard", "mgarr-ix-xini": "unsuited_hazard" }, status: "ok" },
-    { claim: "Marseille's Riou no-take zone closes the Congloués and the busy wrecks stay out; the Tiboulen de Maïre is left to spear", query: sp("fr-13-marseille-calanques"), excluded: { "petit-congloue": "closed_to_spearfishing", "grand-congloue": "closed_to_spearfishing", "liban-wreck-farillons": "unsuited_hazard", "chaouen-wreck": "unsuited_hazard", "dalton-wreck": "unsuited_hazard" }, exact: true, picks: ["tiboulen-de-maire"] },
-    { claim: "the Costa Brava's crowded coves and the deep Boreas are out; the Formigues, the Ullastres and Tamariu stay open", query: sp("es-ct-costa-brava"), excluded: { aiguablava: "unsuited_hazard", "cala-montgo": "unsuited_hazard", "tossa-de-mar": "unsuited_hazard", "boreas-wreck": "unsuited_depth" }, picks: ["canons-de-tamariu", "els-ullastres", "illes-formigues"] },
-    { claim: "Gran Canaria: the Arinaga reserve and Las Canteras closed, the harbours out for their traffic", query: sp("es-cn-gran-canaria"), excluded: { "el-cabron": "closed_to_spearfishing", "las-canteras": "closed_to_spearfishing", "sardina-del-norte": "unsuited_hazard", "mogan-wrecks": "unsuited_hazard" }, exact: true, picks: ["la-catedral-la-isleta", "pasito-blanco"] },
-    { claim: "Lanzarote: La Graciosa closed, spearos kept off the sculpture museum", query: sp("es-cn-lanzarote"), excluded: { "la-graciosa": "closed_to_spearfishing", "museo-atlantico": "unsuited_use" }, exact: true, picks: ["papagayo", "puerto-del-carmen"] },
-    { claim: "Sharm ranks no spot for spearfishing and says why (no_data naming Ras Mohammed); the Thistlegorm is out for its boat traffic", query: sp("eg-js-sharm-el-sheikh"), excluded: { thistlegorm: "unsuited_hazard" }, picks: [], status: "no_data", message: /Ras Mohammed National Park/ },
+    {
+      claim: "Portofino's protected area bans spearfishing everywhere, so every spot is closed",
+      query: sp("it-42-portofino"),
+      excluded: reasons(
+        ["cristo-degli-abissi", "punta-chiappa-ponente", "secca-isuela", "dragone-portofino", "secca-carega-gonzatti", "mohawk-deer-wreck", "punta-altare", "punta-del-faro-portofino"],
+        "closed_to_spearfishing",
+      ),
+      exact: true,
+      picks: [],
+    },
+    {
+      claim: "Portofino's deep wreck and offshore shoal are out for snorkellers; the Cristo's bay stays in",
+      query: sn("it-42-portofino"),
+      excluded: { "mohawk-deer-wreck": "unsuited_depth", "secca-isuela": "unsuited_depth", "punta-del-faro-portofino": "unsuited_hazard", "cristo-degli-abissi": null },
+    },
+    {
+      claim: "Malta claims no legal closure; spearos stay off the attraction wreck, the roped-off lagoon and the crowded coves",
+      query: sp("mt-30-malta-gozo"),
+      noClosure: true,
+      excluded: { "imperial-eagle": "unsuited_use", "blue-lagoon-comino": "unsuited_use", "xlendi-bay": "unsuited_hazard", "mgarr-ix-xini": "unsuited_hazard" },
+      status: "ok",
+    },
+    {
+      claim: "Marseille's Riou no-take zone closes the Congloués and the busy wrecks stay out; the Tiboulen de Maïre is left to spear",
+      query: sp("fr-13-marseille-calanques"),
+      excluded: {
+        "petit-congloue": "closed_to_spearfishing",
+        "grand-congloue": "closed_to_spearfishing",
+        "liban-wreck-farillons": "unsuited_hazard",
+        "chaouen-wreck": "unsuited_hazard",
+        "dalton-wreck": "unsuited_hazard",
+      },
+      exact: true,
+      picks: ["tiboulen-de-maire"],
+    },
+    {
+      claim: "the Costa Brava's crowded coves and the deep Boreas are out; the Formigues, the Ullastres and Tamariu stay open",
+      query: sp("es-ct-costa-brava"),
+      excluded: { aiguablava: "unsuited_hazard", "cala-montgo": "unsuited_hazard", "tossa-de-mar": "unsuited_hazard", "boreas-wreck": "unsuited_depth" },
+      picks: ["canons-de-tamariu", "els-ullastres", "illes-formigues"],
+    },
+    {
+      claim: "Gran Canaria: the Arinaga reserve and Las Canteras closed, the harbours out for their traffic",
+      query: sp("es-cn-gran-canaria"),
+      excluded: { "el-cabron": "closed_to_spearfishing", "las-canteras": "closed_to_spearfishing", "sardina-del-norte": "unsuited_hazard", "mogan-wrecks": "unsuited_hazard" },
+      exact: true,
+      picks: ["la-catedral-la-isleta", "pasito-blanco"],
+    },
+    {
+      claim: "Lanzarote: La Graciosa closed, spearos kept off the sculpture museum",
+      query: sp("es-cn-lanzarote"),
+      excluded: { "la-graciosa": "closed_to_spearfishing", "museo-atlantico": "unsuited_use" },
+      exact: true,
+      picks: ["papagayo", "puerto-del-carmen"],
+    },
+    {
+      claim: "Sharm ranks no spot for spearfishing and says why (no_data naming Ras Mohammed); the Thistlegorm is out for its boat traffic",
+      query: sp("eg-js-sharm-el-sheikh"),
+      excluded: { thistlegorm: "unsuited_hazard" },
+      picks: [],
+      status: "no_data",
+      message: /Ras Mohammed National Park/,
+    },
     { claim: "Hurghada leaves nothing to spear, the harbour wreck out for its traffic", query: sp("eg-ba-hurghada"), excluded: { "el-mina-wreck": "unsuited_hazard" }, picks: [] },
-    { claim: "Dahab leaves nothing to spear, the Blue Hole and the Canyon out for their crowds", query: sp("eg-js-dahab"), excluded: { "blue-hole-dahab": "unsuited_hazard", "the-canyon-dahab": "unsuited_hazard" }, picks: [] },
-    { claim: "Northland: the harbour mouth and Hole in the Rock are out for boat traffic; the Tutukaka wrecks and bays stay open", query: sp("nz-ntl-northland"), excluded: { "kukutauwhao-lighthouse-bay": "unsuited_hazard", "piercy-island": "unsuited_hazard" }, picks: "some", picksAmong: ["hmnzs-waikato", "hmnzs-tui", "waipouri-cove"] },
+    {
+      claim: "Dahab leaves nothing to spear, the Blue Hole and the Canyon out for their crowds",
+      query: sp("eg-js-dahab"),
+      excluded: { "blue-hole-dahab": "unsuited_hazard", "the-canyon-dahab": "unsuited_hazard" },
+      picks: [],
+    },
+    {
+      claim: "Northland: the harbour mouth and Hole in the Rock are out for boat traffic; the Tutukaka wrecks and bays stay open",
+      query: sp("nz-ntl-northland"),
+      excluded: { "kukutauwhao-lighthouse-bay": "unsuited_hazard", "piercy-island": "unsuited_hazard" },
+      picks: "some",
+      picksAmong: ["hmnzs-waikato", "hmnzs-tui", "waipouri-cove"],
+    },
     { claim: "Guam keeps the harbour wrecks beside the shipping channel out", query: sp("us-gu-guam"), excluded: { "tokai-maru-cormoran": "unsuited_hazard" }, picks: "some" },
     { claim: "the Keys leave nothing to spear; the Duane, open to it, is too deep for a breath-hold dive", query: sp("us-fl-keys"), excluded: { "uscgc-duane": "unsuited_depth" }, picks: [] },
-    { claim: "Scapa Flow claims no ban; the deep wrecks and the tide-race blockships are out, three shallow sites left", query: sp("gb-ork-scapa-flow"), noClosure: true, excluded: { ...reasons(SCAPA_DEEP, "unsuited_depth"), ...reasons(BURRA_SOUND, "unsuited_hazard") }, picks: ["churchill-barrier-3-blockships", "f2-and-yc21", "sms-karlsruhe"] },
-    { claim: "Moorea's three shelves are out for their traffic and swimmers, not as closed water", query: sp("pf-idv-tahiti-moorea"), excluded: reasons(["papetoai-tiki-garden", "opunohu-pass-reef", "cooks-bay-pass-reef"], "unsuited_hazard") },
-    { claim: "the Kaş-Kekova area closes the Kaş spots; Kaputaş beach and Frenk harbour's amphorae stay out, leaving Yılan Adası", query: sp("tr-07-kas"), excluded: { ...reasons(["fener-dakota-kas", "ucan-balik-flying-fish-kas"], "closed_to_spearfishing"), "kaputas-mavi-magara": "unsuited_use", "frenk-wall-kalkan": "unsuited_use" }, exact: true, picks: ["yilan-adasi-kalkan"] },
-    { claim: "Koh Tao closes no spot but keeps the training and snorkelling sites out for their use", query: `${sp("th-84-koh-tao")}&date=2026-11-22`, noClosure: true, excluded: reasons(["twins-koh-nang-yuan", "japanese-gardens-koh-tao", "buoyancy-world-koh-tao"], "unsuited_use"), picks: "some" },
+    {
+      claim: "Scapa Flow claims no ban; the deep wrecks and the tide-race blockships are out, three shallow sites left",
+      query: sp("gb-ork-scapa-flow"),
+      noClosure: true,
+      excluded: { ...reasons(SCAPA_DEEP, "unsuited_depth"), ...reasons(BURRA_SOUND, "unsuited_hazard") },
+      picks: ["churchill-barrier-3-blockships", "f2-and-yc21", "sms-karlsruhe"],
+    },
+    {
+      claim: "Moorea's three shelves are out for their traffic and swimmers, not as closed water",
+      query: sp("pf-idv-tahiti-moorea"),
+      excluded: reasons(["papetoai-tiki-garden", "opunohu-pass-reef", "cooks-bay-pass-reef"], "unsuited_hazard"),
+    },
+    {
+      claim: "the Kaş-Kekova area closes the Kaş spots; Kaputaş beach and Frenk harbour's amphorae stay out, leaving Yılan Adası",
+      query: sp("tr-07-kas"),
+      excluded: { ...reasons(["fener-dakota-kas", "ucan-balik-flying-fish-kas"], "closed_to_spearfishing"), "kaputas-mavi-magara": "unsuited_use", "frenk-wall-kalkan": "unsuited_use" },
+      exact: true,
+      picks: ["yilan-adasi-kalkan"],
+    },
+    {
+      claim: "Koh Tao closes no spot but keeps the training and snorkelling sites out for their use",
+      query: `${sp("th-84-koh-tao")}&date=2026-11-22`,
+      noClosure: true,
+      excluded: reasons(["twins-koh-nang-yuan", "japanese-gardens-koh-tao", "buoyancy-world-koh-tao"], "unsuited_use"),
+      picks: "some",
+    },
     // Snorkelling: what lies too deep to see from the surface, or is no place for a swimmer.
     { claim: "snorkellers are kept off Hin Muang, a submerged pinnacle", query: sn("th-81-phi-phi-lanta"), excluded: { "hin-muang": "unsuited_depth" } },
     { claim: "snorkellers are kept off the C-53, whose hull lies at 10–24 m", query: sn("mx-roo-cozumel"), excluded: { "felipe-xicotencatl-c53": "unsuited_depth" }, picks: "some" },
-    { claim: "Bonaire keeps snorkellers off the deep wreck and the open southern tip", query: sn("bq-bo-bonaire"), excluded: { "hilma-hooker": "unsuited_depth", willemstoren: "unsuited_hazard", "red-slave": "unsuited_hazard", "something-special": "unsuited_hazard" }, picks: "some" },
-    { claim: "Malta keeps snorkellers off the deep wrecks and walls and out of the boat tunnel", query: sn("mt-30-malta-gozo"), excluded: { "hms-maori": "unsuited_depth", "inland-sea-gozo": "unsuited_hazard", "imperial-eagle": "unsuited_depth", "fungus-rock": "unsuited_depth" }, exact: true, picks: 5 },
-    { claim: "Sharm keeps snorkellers off the drift-only and closed Tiran reefs and the deep Gubal wrecks", query: sn("eg-js-sharm-el-sheikh"), excluded: { "woodhouse-reef": "unsuited_hazard", "gordon-reef": "unsuited_access", dunraven: "unsuited_depth", thistlegorm: "unsuited_depth" }, exact: true, picks: 5 },
-    { claim: "Hurghada keeps snorkellers off the two wrecks too deep to see from the surface", query: sn("eg-ba-hurghada"), excluded: { carnatic: "unsuited_depth", "el-mina-wreck": "unsuited_depth" }, exact: true, picks: 5 },
-    { claim: "the Poor Knights still rank for snorkelling (the reserve bans taking, not swimming); the Canterbury lies too deep", query: sn("nz-ntl-northland"), excluded: { "blue-maomao-arch": null, "hmnzs-canterbury": "unsuited_depth" } },
-    { claim: "the Keys still rank their closed reefs for snorkelling and leave the deep wrecks out", query: sn("us-fl-keys"), excluded: { "uscgc-duane": "unsuited_depth", "spiegel-grove": "unsuited_depth" }, status: "ok", picks: "some" },
-    { claim: "Kaş keeps snorkellers off the Dakota at 20 m and out of the Flying Fish current", query: sn("tr-07-kas"), excluded: { "fener-dakota-kas": "unsuited_depth", "ucan-balik-flying-fish-kas": "unsuited_hazard" }, exact: true, picks: 4 },
+    {
+      claim: "Bonaire keeps snorkellers off the deep wreck and the open southern tip",
+      query: sn("bq-bo-bonaire"),
+      excluded: { "hilma-hooker": "unsuited_depth", willemstoren: "unsuited_hazard", "red-slave": "unsuited_hazard", "something-special": "unsuited_hazard" },
+      picks: "some",
+    },
+    {
+      claim: "Malta keeps snorkellers off the deep wrecks and walls and out of the boat tunnel",
+      query: sn("mt-30-malta-gozo"),
+      excluded: { "hms-maori": "unsuited_depth", "inland-sea-gozo": "unsuited_hazard", "imperial-eagle": "unsuited_depth", "fungus-rock": "unsuited_depth" },
+      exact: true,
+      picks: 5,
+    },
+    {
+      claim: "Sharm keeps snorkellers off the drift-only and closed Tiran reefs and the deep Gubal wrecks",
+      query: sn("eg-js-sharm-el-sheikh"),
+      excluded: { "woodhouse-reef": "unsuited_hazard", "gordon-reef": "unsuited_access", dunraven: "unsuited_depth", thistlegorm: "unsuited_depth" },
+      exact: true,
+      picks: 5,
+    },
+    {
+      claim: "Hurghada keeps snorkellers off the two wrecks too deep to see from the surface",
+      query: sn("eg-ba-hurghada"),
+      excluded: { carnatic: "unsuited_depth", "el-mina-wreck": "unsuited_depth" },
+      exact: true,
+      picks: 5,
+    },
+    {
+      claim: "the Poor Knights still rank for snorkelling (the reserve bans taking, not swimming); the Canterbury lies too deep",
+      query: sn("nz-ntl-northland"),
+      excluded: { "blue-maomao-arch": null, "hmnzs-canterbury": "unsuited_depth" },
+    },
+    {
+      claim: "the Keys still rank their closed reefs for snorkelling and leave the deep wrecks out",
+      query: sn("us-fl-keys"),
+      excluded: { "uscgc-duane": "unsuited_depth", "spiegel-grove": "unsuited_depth" },
+      status: "ok",
+      picks: "some",
+    },
+    {
+      claim: "Kaş keeps snorkellers off the Dakota at 20 m and out of the Flying Fish current",
+      query: sn("tr-07-kas"),
+      excluded: { "fener-dakota-kas": "unsuited_depth", "ucan-balik-flying-fish-kas": "unsuited_hazard" },
+      exact: true,
+      picks: 4,
+    },
     { claim: "Scapa Flow offers snorkellers only the shallow shore blockships at Churchill Barrier 3", query: sn("gb-ork-scapa-flow"), picks: ["churchill-barrier-3-blockships"] },
     // Diving, and Jellyfish Lake: a snorkel-only lake.
     { claim: "Hin Muang is offered to divers", query: dv("th-81-phi-phi-lanta"), excluded: { "hin-muang": null }, picks: "some" },
-    { claim: "Grand Cayman's shallow north-coast spots are too shallow to dive; the East End wall is not", query: dv("ky-gc-grand-cayman"), excluded: { ...reasons(["rum-point-coral-gardens", "rum-point-shore-drift", "north-side-wonderland"], "unsuited_depth"), "lighthouse-wall": null } },
+    {
+      claim: "Grand Cayman's shallow north-coast spots are too shallow to dive; the East End wall is not",
+      query: dv("ky-gc-grand-cayman"),
+      excluded: { ...reasons(["rum-point-coral-gardens", "rum-point-shore-drift", "north-side-wonderland"], "unsuited_depth"), "lighthouse-wall": null },
+    },
     { claim: "Kaş divers go past the Kaputaş bathing cove", query: dv("tr-07-kas"), excluded: { "kaputas-mavi-magara": "unsuited_depth" }, exact: true, picks: 4 },
     { claim: "scuba divers go past the knee-deep Blue Lagoon", query: dv("mt-30-malta-gozo"), excluded: { "blue-lagoon-comino": "unsuited_depth" }, exact: true, picks: 5 },
     { claim: "a dive within 5 km of L'Estartit finds the Medes", query: "activity=dive&lat=42.05&lon=3.2&radius_km=5&limit=1", picks: ["medes-islands"] },
     { claim: "Jellyfish Lake allows no scuba", query: dv("pw-150-rock-islands"), excluded: { "jellyfish-lake-palau": "unsuited_access" } },
-    { claim: "Jellyfish Lake is no freedive: hydrogen sulphide from about 15 m", query: "activity=freedive&region=pw-150-rock-islands&limit=5", excluded: { "jellyfish-lake-palau": "unsuited_hazard" } },
+    {
+      claim: "Jellyfish Lake is no freedive: hydrogen sulphide from about 15 m",
+      query: "activity=freedive&region=pw-150-rock-islands&limit=5",
+      excluded: { "jellyfish-lake-palau": "unsuited_hazard" },
+    },
     { claim: "Jellyfish Lake stays open to snorkellers", query: sn("pw-150-rock-islands"), excluded: { "jellyfish-lake-palau": null } },
   ];
 
@@ -430,7 +583,13 @@ describe("what an activity offers and leaves out at particular places", () => {
     const picked = body.picks.map((p) => p.spot.id);
     const region = /(?:^|&)region=([^&]+)/.exec(row.query)?.[1];
     // Fewer picks than the limit: every spot of the region is either picked or left out, with its reason.
-    if (region && Array.isArray(row.picks)) expect([...picked, ...Object.keys(why)].sort()).toEqual(catalog.region(region)!.spots.map((s) => s.id).sort());
+    if (region && Array.isArray(row.picks))
+      expect([...picked, ...Object.keys(why)].sort()).toEqual(
+        catalog
+          .region(region)!
+          .spots.map((s) => s.id)
+          .sort(),
+      );
     for (const id of picked) expect(why[id], id).toBeUndefined();
     if (Array.isArray(row.picks)) expect([...picked].sort()).toEqual([...row.picks].sort());
     else if (typeof row.picks === "number") expect(picked).toHaveLength(row.picks);
@@ -469,30 +628,115 @@ describe("access and local rules: what a pick tells the diver", () => {
   const R = "regulated_area";
   const ROWS: Row[] = [
     // Spearfishing: the rules of the water a pick lies in.
-    { claim: "every Okinawa spearfishing pick quotes the prefecture's spear-gun ban", query: "activity=spearfish&region=jp-47-okinawa&limit=5", at: "every pick", code: R, says: [all("Okinawa Prefecture waters", "Spear guns and diving apparatus are banned")] },
+    {
+      claim: "every Okinawa spearfishing pick quotes the prefecture's spear-gun ban",
+      query: "activity=spearfish&region=jp-47-okinawa&limit=5",
+      at: "every pick",
+      code: R,
+      says: [all("Okinawa Prefecture waters", "Spear guns and diving apparatus are banned")],
+    },
     { claim: "Cabilao's pick quotes its marine reserve", query: "activity=spearfish&region=ph-07-cebu-bohol&limit=5", at: ["cabilao-island"], code: R, says: [/Cabilao Island marine reserve/] },
-    { claim: "the Cervera Shoal's pick claims no reserve or sanctuary", query: "activity=spearfish&region=ph-07-cebu-bohol&limit=5", at: ["cervera-shoal"], code: R, says: [/marine (reserve|sanctuary)/], absent: true },
-    { claim: "the Cape's controlled-zone picks carry the MPA's fishing rules and permit", query: "activity=spearfish&region=za-wc-cape-peninsula&limit=5", at: "every pick", code: R, says: [/Table Mountain National Park MPA \(controlled zone\)/, /My Activity Permit Level 3/] },
-    { claim: "Haulover Bay, in no listed area, tells the spearo to check the rules", query: "activity=spearfish&region=us-vi-st-john-st-thomas&limit=5", at: ["haulover-bay"], code: "verify_fishing_rules" },
+    {
+      claim: "the Cervera Shoal's pick claims no reserve or sanctuary",
+      query: "activity=spearfish&region=ph-07-cebu-bohol&limit=5",
+      at: ["cervera-shoal"],
+      code: R,
+      says: [/marine (reserve|sanctuary)/],
+      absent: true,
+    },
+    {
+      claim: "the Cape's controlled-zone picks carry the MPA's fishing rules and permit",
+      query: "activity=spearfish&region=za-wc-cape-peninsula&limit=5",
+      at: "every pick",
+      code: R,
+      says: [/Table Mountain National Park MPA \(controlled zone\)/, /My Activity Permit Level 3/],
+    },
+    {
+      claim: "Haulover Bay, in no listed area, tells the spearo to check the rules",
+      query: "activity=spearfish&region=us-vi-st-john-st-thomas&limit=5",
+      at: ["haulover-bay"],
+      code: "verify_fishing_rules",
+    },
     { claim: "Ċirkewwa's pick flags the reserve's rules", query: "activity=spearfish&region=mt-30-malta-gozo&limit=5", at: ["cirkewwa"], code: R },
     { claim: "Ċirkewwa's pick says to verify the fishing rules", query: "activity=spearfish&region=mt-30-malta-gozo&limit=5", at: ["cirkewwa"], code: "verify_fishing_rules" },
     { claim: "no Maltese pick but Ċirkewwa claims a regulated area", query: "activity=spearfish&region=mt-30-malta-gozo&limit=5", at: "every pick", except: ["cirkewwa"], code: R, absent: true },
     { claim: "every Guam pick flags the scuba ban in Guam waters", query: "activity=spearfish&region=us-gu-guam&limit=5", at: "every pick", code: R, says: [all("Guam waters", "scuba")] },
-    { claim: "every Cairns pick flags the Marine Park zoning, never with scuba", query: "activity=spearfish&region=au-qld-cairns&limit=5", at: "every pick", code: R, says: [all("Great Barrier Reef Marine Park", "never with scuba")] },
-    { claim: "the Karlsruhe's pick flags the scheduled High Seas Fleet wrecks", query: "activity=spearfish&region=gb-ork-scapa-flow&limit=5", at: ["sms-karlsruhe"], code: R, says: [/German High Seas Fleet wrecks, Scapa Flow \(scheduled monuments, Historic MPA\)/] },
-    { claim: "the F2 and Churchill Barrier 3 picks claim no regulated area", query: "activity=spearfish&region=gb-ork-scapa-flow&limit=5", at: ["f2-and-yc21", "churchill-barrier-3-blockships"], code: R, absent: true },
-    { claim: "every Koh Tao spearfishing pick flags the Department of Marine and Coastal Resources' measures", query: "activity=spearfish&region=th-84-koh-tao&date=2026-11-22&limit=5", at: "every pick", code: R, says: [/Department of Marine and Coastal Resources/] },
+    {
+      claim: "every Cairns pick flags the Marine Park zoning, never with scuba",
+      query: "activity=spearfish&region=au-qld-cairns&limit=5",
+      at: "every pick",
+      code: R,
+      says: [all("Great Barrier Reef Marine Park", "never with scuba")],
+    },
+    {
+      claim: "the Karlsruhe's pick flags the scheduled High Seas Fleet wrecks",
+      query: "activity=spearfish&region=gb-ork-scapa-flow&limit=5",
+      at: ["sms-karlsruhe"],
+      code: R,
+      says: [/German High Seas Fleet wrecks, Scapa Flow \(scheduled monuments, Historic MPA\)/],
+    },
+    {
+      claim: "the F2 and Churchill Barrier 3 picks claim no regulated area",
+      query: "activity=spearfish&region=gb-ork-scapa-flow&limit=5",
+      at: ["f2-and-yc21", "churchill-barrier-3-blockships"],
+      code: R,
+      absent: true,
+    },
+    {
+      claim: "every Koh Tao spearfishing pick flags the Department of Marine and Coastal Resources' measures",
+      query: "activity=spearfish&region=th-84-koh-tao&date=2026-11-22&limit=5",
+      at: "every pick",
+      code: R,
+      says: [/Department of Marine and Coastal Resources/],
+    },
     // Parks, permits, fees, caps and berths.
     { claim: "a Cape scuba diver is told of the MPA dive permit", query: "activity=dive&region=za-wc-cape-peninsula&limit=3", at: "every pick", code: R, says: [/recreational scuba permit/] },
     { claim: "every Cozumel snorkel pick names the marine park's daily user fee", query: "activity=snorkel&region=mx-roo-cozumel&limit=5", at: "every pick", says: [/daily user fee/] },
     { claim: "every Bonaire snorkel pick names the nature fee", query: "activity=snorkel&region=bq-bo-bonaire&limit=5", at: "every pick", says: [/nature fee/] },
-    { claim: "Ras Mohammed's snorkel pick carries the park's entry requirement (a passport)", query: "activity=snorkel&region=eg-js-sharm-el-sheikh&limit=5", at: ["shark-yolanda-reef"], says: [/passport/] },
+    {
+      claim: "Ras Mohammed's snorkel pick carries the park's entry requirement (a passport)",
+      query: "activity=snorkel&region=eg-js-sharm-el-sheikh&limit=5",
+      at: ["shark-yolanda-reef"],
+      says: [/passport/],
+    },
     { claim: "the Medes dive carries the diving permit and tax", query: "activity=dive&lat=42.05&lon=3.2&radius_km=5&limit=1", at: ["medes-islands"], says: [/diving tax/] },
-    { claim: "landing on the Vila Franca islet needs the Natural Park's authorisation", svc: "published", query: "activity=snorkel&spot=ilheu-vila-franca&date=2026-11-22", at: ["ilheu-vila-franca"], code: R, says: [/prior authorisation from São Miguel's Natural Park/] },
-    { claim: "every Kvarner dive goes through an authorised dive centre", query: "activity=dive&region=hr-08-kvarner&date=2026-11-22&limit=3", at: "every pick", code: R, says: [/dive centre authorised for recreational-tourist diving/] },
-    { claim: "the Superior Producer is dived only when no ship is moored at the Mega Pier", svc: "published", query: "activity=dive&spot=superior-producer&date=2026-11-22", at: ["superior-producer"], says: [/cruise ship or warship is moored at the Mega Pier/] },
-    { claim: "Sha'ab Samadai's snorkellers are told the daily visitor cap and the dolphins' closed lagoon", query: "activity=snorkel&spot=shaab-samadai&date=2026-11-22", at: ["shaab-samadai"], code: R, says: [/maximum of 300 visitors a day/, /Zone A, the dolphins' resting lagoon, is closed to all activities/] },
-    { claim: "every Bunaken diver is told to pay the park entrance fee", svc: "published", query: "activity=dive&region=id-sa-bunaken&date=2026-11-22&limit=3", at: "every pick", code: R, says: [/Bunaken National Park, divers and snorkellers alike, must pay the park entrance fee/] },
+    {
+      claim: "landing on the Vila Franca islet needs the Natural Park's authorisation",
+      svc: "published",
+      query: "activity=snorkel&spot=ilheu-vila-franca&date=2026-11-22",
+      at: ["ilheu-vila-franca"],
+      code: R,
+      says: [/prior authorisation from São Miguel's Natural Park/],
+    },
+    {
+      claim: "every Kvarner dive goes through an authorised dive centre",
+      query: "activity=dive&region=hr-08-kvarner&date=2026-11-22&limit=3",
+      at: "every pick",
+      code: R,
+      says: [/dive centre authorised for recreational-tourist diving/],
+    },
+    {
+      claim: "the Superior Producer is dived only when no ship is moored at the Mega Pier",
+      svc: "published",
+      query: "activity=dive&spot=superior-producer&date=2026-11-22",
+      at: ["superior-producer"],
+      says: [/cruise ship or warship is moored at the Mega Pier/],
+    },
+    {
+      claim: "Sha'ab Samadai's snorkellers are told the daily visitor cap and the dolphins' closed lagoon",
+      query: "activity=snorkel&spot=shaab-samadai&date=2026-11-22",
+      at: ["shaab-samadai"],
+      code: R,
+      says: [/maximum of 300 visitors a day/, /Zone A, the dolphins' resting lagoon, is closed to all activities/],
+    },
+    {
+      claim: "every Bunaken diver is told to pay the park entrance fee",
+      svc: "published",
+      query: "activity=dive&region=id-sa-bunaken&date=2026-11-22&limit=3",
+      at: "every pick",
+      code: R,
+      says: [/Bunaken National Park, divers and snorkellers alike, must pay the park entrance fee/],
+    },
   ];
 
   it.each(titled(ROWS, (r) => r.claim))("%s", async (_, row) => {
@@ -679,7 +923,9 @@ describe("seasonal norms: water temperature and clarity by season and by sea", (
         }
         const norms = body.data_credits.filter((c) => c.provider === "Ocean Conditions seasonal norms");
         expect(norms, spot).toHaveLength(1);
-        expect(norms[0]!.credit, spot).toMatch(/^Seasonal norms for Cape Peninsula & False Bay, with Atlantic seaboard water temperature \(not a forecast\), compiled from published sources: Simon's Town; Green Point Greenie/);
+        expect(norms[0]!.credit, spot).toMatch(
+          /^Seasonal norms for Cape Peninsula & False Bay, with Atlantic seaboard water temperature \(not a forecast\), compiled from published sources: Simon's Town; Green Point Greenie/,
+        );
       }
     });
 
@@ -777,7 +1023,20 @@ describe("sourced positions", () => {
     expect(confidence["felipe-xicotencatl-c53"]).toBe("cross-checked");
     // The reefs as divers name them north to south along the west coast, then round the southern tip
     // (the C-53 lies just north of Tormentos): each is south of the one before it.
-    const NORTH_TO_SOUTH = ["paradise-reef", "chankanaab", "felipe-xicotencatl-c53", "tormentos", "yucab", "punta-tunich", "santa-rosa-wall", "paso-del-cedral", "palancar", "columbia", "punta-sur", "maracaibo"];
+    const NORTH_TO_SOUTH = [
+      "paradise-reef",
+      "chankanaab",
+      "felipe-xicotencatl-c53",
+      "tormentos",
+      "yucab",
+      "punta-tunich",
+      "santa-rosa-wall",
+      "paso-del-cedral",
+      "palancar",
+      "columbia",
+      "punta-sur",
+      "maracaibo",
+    ];
     const lats = NORTH_TO_SOUTH.map((id) => byId.get(id)!.lat);
     for (let i = 1; i < lats.length; i++) expect(lats[i], NORTH_TO_SOUTH[i]).toBeLessThan(lats[i - 1]!);
     // 20°29′03″N, the park's northern limit.
@@ -803,7 +1062,14 @@ describe("not_covered: the nearest covered spot across the sea", () => {
     { from: "the Indian Ocean south of Sumba", q: "activity=snorkel&lat=-11.0&lon=119.5", spot: "loh-ginggo", region: "id-nt-komodo", km: [245, 270] },
     { from: "Tristan da Cunha across the South Atlantic", q: "activity=dive&lat=-37.1&lon=-12.3", spot: "ss-maori", region: "za-wc-cape-peninsula", km: [2700, 2860] },
     { from: "the Anegada Passage north of Anguilla", q: "activity=snorkel&lat=18.6&lon=-63.0", spot: "haulover-bay", region: "us-vi-st-john-st-thomas", km: [165, 195] },
-    { from: "Cienfuegos on Cuba's south coast", q: "activity=snorkel&lat=21.8&lon=-80.5", spot: "rum-point-coral-gardens", region: "ky-gc-grand-cayman", km: [260, 300], message: "Rum Point coral gardens (North Sound) (Grand Cayman)" },
+    {
+      from: "Cienfuegos on Cuba's south coast",
+      q: "activity=snorkel&lat=21.8&lon=-80.5",
+      spot: "rum-point-coral-gardens",
+      region: "ky-gc-grand-cayman",
+      km: [260, 300],
+      message: "Rum Point coral gardens (North Sound) (Grand Cayman)",
+    },
     { from: "the open Caribbean east of the Yucatán coast", q: "activity=dive&lat=19.8&lon=-85.9", spot: "maracaibo", region: "mx-roo-cozumel", km: [115, 135] },
     { from: "the open sea north of Bonaire", q: "activity=snorkel&lat=13.5&lon=-68.4", spot: "playa-benge", region: "bq-bo-bonaire", km: [130, 139] },
     { from: "off Tripoli across the Sicily Channel", q: "activity=dive&lat=32.95&lon=13.2", spot: "ghar-lapsi", region: "mt-30-malta-gozo", km: [310, 370] },

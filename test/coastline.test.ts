@@ -14,7 +14,9 @@ describe("data:check coastline verdict", () => {
   });
 
   it("passes the catalogue's Hanauma Bay point, which 1:10m draws just inland, and a point off the bay", () => {
-    const hanauma = Catalog.readRecords().find((r) => r.id === "us-hi-oahu")!.spots.find((s) => s.id === "hanauma-bay")!;
+    const hanauma = Catalog.readRecords()
+      .find((r) => r.id === "us-hi-oahu")!
+      .spots.find((s) => s.id === "hanauma-bay")!;
     const v = coastVerdict(hanauma.lat, hanauma.lon, hanauma.entry);
     expect(v.onLand).toBe(true);
     expect(v.coastKm).toBeLessThan(SHORE_TOLERANCE_KM);

@@ -23,7 +23,19 @@ const SPEC_STATUSES: Record<string, number[]> = {
   coverage: [],
 };
 const SPEC_CODES: Record<number, string[]> = {
-  400: ["missing_location", "ambiguous_location", "invalid_coordinates", "invalid_date", "invalid_range", "range_too_long", "missing_activity", "unknown_activity", "invalid_limit", "invalid_radius", "one_spot_per_request"],
+  400: [
+    "missing_location",
+    "ambiguous_location",
+    "invalid_coordinates",
+    "invalid_date",
+    "invalid_range",
+    "range_too_long",
+    "missing_activity",
+    "unknown_activity",
+    "invalid_limit",
+    "invalid_radius",
+    "one_spot_per_request",
+  ],
   404: ["unknown_spot", "no_spot_nearby"],
   422: ["outside_horizon"],
 };
@@ -93,7 +105,14 @@ describe("typed fields keep their types", () => {
 });
 
 describe("one distance, one way", () => {
-  type Rec = { status: string; message: string; coverage: { nearest_covered: { distance_km: number } | null }; facts_hint: { message: string } | null; picks: { distance_km: number | null }[]; card_markdown: string };
+  type Rec = {
+    status: string;
+    message: string;
+    coverage: { nearest_covered: { distance_km: number } | null };
+    facts_hint: { message: string } | null;
+    picks: { distance_km: number | null }[];
+    card_markdown: string;
+  };
 
   it("not_covered: the nearest spot's distance is the same number in the field and the message", async () => {
     const { body } = await svc.json<Rec>("/api/v1/recommendations?activity=snorkel&lat=25.77&lon=-80.13");

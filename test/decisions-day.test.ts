@@ -41,12 +41,30 @@ describe("one day over several spots", () => {
   it("ranks equal conditions by distance, then by id, and dates the answer by the newest data it read", async () => {
     const [a, b, c] = [twin("twin-a"), twin("twin-b"), twin("twin-c")];
     const ctx = context("2026-11-21T19:30:00Z", { "twin-c": minutes(10), "twin-b": minutes(20), "twin-a": minutes(5) });
-    const day = await evaluateDay(eligible([[c, 5], [b, 5], [a, 2]]), "2026-11-21", activity("snorkel"), ctx);
+    const day = await evaluateDay(
+      eligible([
+        [c, 5],
+        [b, 5],
+        [a, 2],
+      ]),
+      "2026-11-21",
+      activity("snorkel"),
+      ctx,
+    );
     expect(day.options.map((o) => o.candidate.spot.id)).toEqual(["twin-a", "twin-b", "twin-c"]);
     expect(new Set(day.options.map((o) => o.period.score)).size).toBe(1);
     expect(day.dataTime).toEqual(minutes(20));
     expect(day.considered).toEqual({ scored: 3, excluded: [], skipped: [] });
-    const far = await evaluateDay(eligible([[a, 9], [c, 1], [b, 4]]), "2026-11-21", activity("snorkel"), ctx);
+    const far = await evaluateDay(
+      eligible([
+        [a, 9],
+        [c, 1],
+        [b, 4],
+      ]),
+      "2026-11-21",
+      activity("snorkel"),
+      ctx,
+    );
     expect(far.options.map((o) => o.candidate.spot.id)).toEqual(["twin-c", "twin-b", "twin-a"]);
   });
 

@@ -83,7 +83,10 @@ describe("the shipped catalogue ranks", () => {
       const { body } = await svc.json<RecommendationJson>(`/api/v1/recommendations?activity=snorkel&region=${region.id}`);
       expect(body.status, region.id).toBe("conditions_only");
       expect(body.picks).toEqual([]);
-      expect(coverage.notes.some((n) => n.startsWith(`Not ranked: ${region.name}: `)), region.id).toBe(true);
+      expect(
+        coverage.notes.some((n) => n.startsWith(`Not ranked: ${region.name}: `)),
+        region.id,
+      ).toBe(true);
     }
   });
 });

@@ -8,8 +8,7 @@ import type { SpotRecord } from "../src/catalog/schema.js";
 import type { ProtectedArea, Regulations } from "../src/catalog/regulations.js";
 import type { PeriodResult } from "../src/forecast/engine.js";
 
-const period = (over: Partial<PeriodResult>): PeriodResult =>
-  ({ score: 70, visFt: 40, swellFt: 2, windKt: 10, start: new Date("2026-11-22T19:00:00Z"), ...over }) as PeriodResult;
+const period = (over: Partial<PeriodResult>): PeriodResult => ({ score: 70, visFt: 40, swellFt: 2, windKt: 10, start: new Date("2026-11-22T19:00:00Z"), ...over }) as PeriodResult;
 const better = (a: PeriodResult, b: PeriodResult, id: Parameters<typeof activity>[0]) => compareConditions(a, b, activity(id).tieBreak) < 0;
 
 describe("ranking and tie-breaks", () => {
@@ -94,7 +93,13 @@ describe("spots excluded for an activity", () => {
       },
     ]);
     expect(eligible.map((e) => [e.candidate.spot.id, e.regulatedAreas])).toEqual([
-      ["sharks-cove", [{ name: "Managed Area", rule: "Free-diving only", gear: null, verified: true }, { name: "Other", rule: "Daytime only", gear: null, verified: true }]],
+      [
+        "sharks-cove",
+        [
+          { name: "Managed Area", rule: "Free-diving only", gear: null, verified: true },
+          { name: "Other", rule: "Daytime only", gear: null, verified: true },
+        ],
+      ],
       ["three-tables", []],
     ]);
   });
@@ -183,9 +188,7 @@ describe("caveats", () => {
   it("quotes a venue's entry rule and where to check it", () => {
     const rule = "Every user of the marine park must pay the yearly nature fee before entering the water.";
     const source = "https://stinapabonaire.org/bonaire-national/rules-and-regulations/";
-    expect(caveatsFor({ ...base, accessRequirements: [{ rule, source }] })).toEqual([
-      { code: "regulated_area", message: `${rule} Check the current rules before you go: ${source}` },
-    ]);
+    expect(caveatsFor({ ...base, accessRequirements: [{ rule, source }] })).toEqual([{ code: "regulated_area", message: `${rule} Check the current rules before you go: ${source}` }]);
   });
   it("gives one regulated_area caveat with every rule that applies, each once", () => {
     const permit = { rule: "Divers need the park permit.", source: "https://park.example/rules" };
@@ -197,16 +200,36 @@ describe("caveats", () => {
   });
   it("gives every caveat a message to relay that names the specifics", () => {
     const all = [
-      ...caveatsFor({ ...base, visibilitySource: "heuristic", freshness: "none", daysAhead: 4, rating: "no-go", snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" }, activity: activity("spearfish"), regulatedAreas: [{ name: "Area A", rule: "Rule A", gear: null, verified: true }, { name: "Area B", rule: "Rule B", gear: null, verified: true }] }),
+      ...caveatsFor({
+        ...base,
+        visibilitySource: "heuristic",
+        freshness: "none",
+        daysAhead: 4,
+        rating: "no-go",
+        snappedFrom: { lat: 21.3, lon: -157.7, distanceKm: 2.4, spotName: "Hanauma Bay" },
+        activity: activity("spearfish"),
+        regulatedAreas: [
+          { name: "Area A", rule: "Rule A", gear: null, verified: true },
+          { name: "Area B", rule: "Rule B", gear: null, verified: true },
+        ],
+      }),
       ...caveatsFor({ ...base, freshness: "stale", activity: activity("spearfish"), regulationsReadable: false }),
       ...caveatsFor({ ...base, freshness: "aging" }),
     ];
     const byCode = new Map<string, string[]>();
     for (const c of all) byCode.set(c.code, [...(byCode.get(c.code) ?? []), c.message]);
     // All nine codes the spec lists, each with a plain sentence.
-    expect([...byCode.keys()].sort()).toEqual(
-      ["location_snapped", "long_lead_time", "marginal_conditions", "proxy_activity_model", "regulated_area", "regulations_not_checked", "stale_inputs", "verify_fishing_rules", "visibility_estimated"],
-    );
+    expect([...byCode.keys()].sort()).toEqual([
+      "location_snapped",
+      "long_lead_time",
+      "marginal_conditions",
+      "proxy_activity_model",
+      "regulated_area",
+      "regulations_not_checked",
+      "stale_inputs",
+      "verify_fishing_rules",
+      "visibility_estimated",
+    ]);
     for (const m of all.map((c) => c.message)) expect(m).toMatch(/^[A-Z].{30,}[.)]$/);
     expect(byCode.get("stale_inputs")).toEqual([expect.stringMatching(/seasonal norms/), expect.stringMatching(/more than a day old/), expect.stringMatching(/several hours old/)]);
     expect(byCode.get("long_lead_time")).toEqual([expect.stringContaining("4 days ahead")]);
@@ -225,7 +248,11 @@ describe("caveats", () => {
 
   it("spearfishing: always verify the rules; name rules-only areas; say when closures were not checked", () => {
     expect(codes({ activity: activity("spearfish") })).toEqual(["proxy_activity_model", "verify_fishing_rules"]);
-    expect(codes({ activity: activity("spearfish"), regulatedAreas: [{ name: "West Hawaiʻi FMA", rule: "No scuba spearfishing", gear: "breath-hold only", verified: false }] })).toEqual(["proxy_activity_model", "regulated_area", "verify_fishing_rules"]);
+    expect(codes({ activity: activity("spearfish"), regulatedAreas: [{ name: "West Hawaiʻi FMA", rule: "No scuba spearfishing", gear: "breath-hold only", verified: false }] })).toEqual([
+      "proxy_activity_model",
+      "regulated_area",
+      "verify_fishing_rules",
+    ]);
     expect(codes({ activity: activity("spearfish"), regulationsReadable: false })).toEqual(["proxy_activity_model", "regulations_not_checked", "verify_fishing_rules"]);
   });
 });

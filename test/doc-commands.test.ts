@@ -23,7 +23,10 @@ const NOT_RUN: { pattern: RegExp; reason: string }[] = [
   { pattern: /^sudo apt-get install /, reason: "installs system packages" },
   { pattern: /^npm run dev$/, reason: "a file watcher that runs until stopped" },
   { pattern: /^npm run (lint|typecheck)$/, reason: "checks of the source, run before every commit and by CI, not a behaviour of the service" },
-  { pattern: /^npm run (data:check|data:tides|data:levels|data:exposure)\b/, reason: "data maintenance scripts; their rules are tested in test/coastline.test.ts, test/calibration-rule.test.ts, test/exposure-check.test.ts, test/tides.test.ts" },
+  {
+    pattern: /^npm run (data:check|data:tides|data:levels|data:exposure)\b/,
+    reason: "data maintenance scripts; their rules are tested in test/coastline.test.ts, test/calibration-rule.test.ts, test/exposure-check.test.ts, test/tides.test.ts",
+  },
   { pattern: /^npm run data:zones$/, reason: "rewrites data/time-zones.json; test/time.test.ts fails when the table misses a catalogue zone or disagrees with the runtime's time-zone rules" },
   { pattern: /^npm run data:map$/, reason: "rewrites a checked-in asset; test/front-page.test.ts fails when it differs from what the script makes" },
   { pattern: /^npm run docs:(calibration|coverage|layers|rubric)$/, reason: "rewrite checked-in tables and diagrams; test/calibration.test.ts and test/layers.test.ts fail when they are stale" },
@@ -115,7 +118,13 @@ beforeAll(async () => {
   // Waits on readiness (the server's own signal), not on a fixed time.
   for (const until = Date.now() + 240_000; ; await new Promise((r) => setTimeout(r, 250))) {
     if (server.exitCode !== null) throw new Error(`npm start exited with ${server.exitCode}:\n${output}`);
-    if ((await fetch(`${base}/readyz`).then((r) => r.status, () => 0)) === 200) break;
+    if (
+      (await fetch(`${base}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      break;
     if (Date.now() > until) throw new Error(`npm start was not ready within 240 s:\n${output}`);
   }
 }, 250_000);
@@ -127,22 +136,26 @@ afterAll(async () => {
 });
 
 describe("the runnable commands, against a real server", () => {
-  it.each(commands.filter(runnable).map((c) => [label(c), c] as const))("%s", async (_label, c) => {
-    const { code, stdout, stderr } = await run(c, base);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    if (!/^curl\b/.test(c.text)) return;
-    const body = JSON.parse(stdout) as Record<string, unknown>;
-    if ("jsonrpc" in body) {
-      // MCP: a result, not a JSON-RPC error nor a tool error.
-      expect(body.error).toBeUndefined();
-      const result = body.result as { isError?: boolean; structuredContent?: { schema?: string } };
-      expect(result.isError ?? false).toBe(false);
-      expect(result.structuredContent?.schema).toMatch(/^service\.[a-z_]+\.v1$/);
-    } else {
-      expect(body.schema).toMatch(/^service\.[a-z_]+\.v1$/);
-      expect(body.source).toBeTruthy();
-    }
-  }, 200_000);
+  it.each(commands.filter(runnable).map((c) => [label(c), c] as const))(
+    "%s",
+    async (_label, c) => {
+      const { code, stdout, stderr } = await run(c, base);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      if (!/^curl\b/.test(c.text)) return;
+      const body = JSON.parse(stdout) as Record<string, unknown>;
+      if ("jsonrpc" in body) {
+        // MCP: a result, not a JSON-RPC error nor a tool error.
+        expect(body.error).toBeUndefined();
+        const result = body.result as { isError?: boolean; structuredContent?: { schema?: string } };
+        expect(result.isError ?? false).toBe(false);
+        expect(result.structuredContent?.schema).toMatch(/^service\.[a-z_]+\.v1$/);
+      } else {
+        expect(body.schema).toMatch(/^service\.[a-z_]+\.v1$/);
+        expect(body.source).toBeTruthy();
+      }
+    },
+    200_000,
+  );
 });
 
 const TOOL_NAMES = ["get_conditions", "list_coverage", "recommend_spot", "best_day"];
@@ -175,7 +188,10 @@ describe("the MCP host configurations in README.md and docs/", () => {
       try {
         await client.connect(transport, { timeout: 240_000 });
         const { tools } = await client.listTools(undefined, { timeout: 240_000 });
-        expect(tools.map((t) => t.name), stderr).toEqual(TOOL_NAMES);
+        expect(
+          tools.map((t) => t.name),
+          stderr,
+        ).toEqual(TOOL_NAMES);
       } finally {
         await client.close();
       }

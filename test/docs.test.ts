@@ -32,9 +32,7 @@ const SCHEMAS: Record<string, z.ZodType> = {
   "tool-error": ToolErrorSchema,
 };
 
-const examples = documents.flatMap((doc) =>
-  [...doc.text.matchAll(/<!-- example: ([a-z-]+) -->\n```json\n([\s\S]*?)\n```/g)].map((m) => [`${doc.name}: ${m[1]!}`, m[1]!, m[2]!] as const),
-);
+const examples = documents.flatMap((doc) => [...doc.text.matchAll(/<!-- example: ([a-z-]+) -->\n```json\n([\s\S]*?)\n```/g)].map((m) => [`${doc.name}: ${m[1]!}`, m[1]!, m[2]!] as const));
 
 describe("README and docs/", () => {
   it("show the service's real current output (npm run docs:examples rewrites it)", async () => {

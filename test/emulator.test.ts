@@ -53,7 +53,7 @@ describe("Open-Meteo, free tier", () => {
     expect(((await big.json()) as { reason: string }).reason).toBe(QUOTA_REASONS.minutely);
   });
 
-  it("answers several points as an array without the first location_id, and a null third swell with unit \"undefined\"", async () => {
+  it('answers several points as an array without the first location_id, and a null third swell with unit "undefined"', async () => {
     const { s } = await emulator();
     const body = (await (await fetch(marine(s, 3))).json()) as Record<string, unknown>[];
     expect(body.map((l) => l.location_id)).toEqual([undefined, 1, 2]);
@@ -67,7 +67,10 @@ describe("Open-Meteo, free tier", () => {
 
 describe("Open-Meteo run metadata", () => {
   const meta = (s: StubUpstreams, api: "MARINE" | "FORECAST", model: string) =>
-    fetch(new URL(`/data/${model}/static/meta.json`, s.env[`OPEN_METEO_${api}_URL`])).then(async (r) => ({ status: r.status, body: r.status === 200 ? ((await r.json()) as Record<string, number>) : null }));
+    fetch(new URL(`/data/${model}/static/meta.json`, s.env[`OPEN_METEO_${api}_URL`])).then(async (r) => ({
+      status: r.status,
+      body: r.status === 200 ? ((await r.json()) as Record<string, number>) : null,
+    }));
   const forecastUrl = (s: StubUpstreams) =>
     `${s.env.OPEN_METEO_FORECAST_URL}?latitude=21.27&longitude=-157.69&hourly=precipitation,wind_speed_10m&timezone=GMT&past_days=4&forecast_days=8&wind_speed_unit=kn`;
 

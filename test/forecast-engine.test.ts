@@ -309,7 +309,13 @@ describe("where the numbers come from", () => {
     // The first days read only norms, the later ones only LIVE.
     for (const field of Object.keys(inp.values) as InputField[]) {
       const v = inp.values[field];
-      set(inp, field, (h) => v[h]!, 1, (h) => h < idx(NOW) + 48);
+      set(
+        inp,
+        field,
+        (h) => v[h]!,
+        1,
+        (h) => h < idx(NOW) + 48,
+      );
     }
     const f = build(inp);
     expect(f.periods[0]!.origins).toEqual([1]);
@@ -389,9 +395,7 @@ describe("tides", () => {
     const first = f0.periods[0]!.start;
     const last = f0.periods[f0.periods.length - 1]!.end;
     // One event exactly at each edge: the start is in, the end is out.
-    const all = [...events, { type: "low" as const, time: first, heightFt: 0 }, { type: "high" as const, time: last, heightFt: 2 }].sort(
-      (a, b) => a.time.getTime() - b.time.getTime(),
-    );
+    const all = [...events, { type: "low" as const, time: first, heightFt: 0 }, { type: "high" as const, time: last, heightFt: 2 }].sort((a, b) => a.time.getTime() - b.time.getTime());
     const f = build(inputs(), SOUTH_FACING, series(all));
     const inside = all.filter((e) => e.time >= first && e.time < last);
     expect(f.tideEvents).toEqual(inside);

@@ -91,7 +91,12 @@ describe("GET /", () => {
     expect(status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(FrontIndexSchema.safeParse(body).error?.issues ?? []).toEqual([]);
-    expect(body).toMatchObject({ name: "Ocean Conditions", links: { mcp: `${svc.base}/mcp`, docs: `${svc.base}/docs` }, coverage: { regions: catalog.regions.length, spots: catalog.spots.length }, source: svc.ctx.source });
+    expect(body).toMatchObject({
+      name: "Ocean Conditions",
+      links: { mcp: `${svc.base}/mcp`, docs: `${svc.base}/docs` },
+      coverage: { regions: catalog.regions.length, spots: catalog.spots.length },
+      source: svc.ctx.source,
+    });
   });
 });
 
@@ -102,20 +107,24 @@ describeInBrowser("the front page in Chromium", () => {
   });
   afterAll(() => browser?.close());
 
-  it.each([[390], [1280]])("fits %i px wide with no page problems, the map scaled to the width", async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    try {
-      const problems = recordPageProblems(page);
-      await page.goto(`${svc.base}/`);
-      expect(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(0);
-      const map = (await page.locator("svg[role=img]").boundingBox())!;
-      expect(map.width).toBeGreaterThan(width * 0.6);
-      expect(map.width).toBeLessThanOrEqual(width);
-      expect(await page.getByRole("img", { name: "World map of the covered spots" }).count()).toBe(1);
-      expect(await page.getByRole("heading", { level: 2 }).allTextContents()).toEqual(["Where it covers", "Try it", "Connect an AI assistant (MCP)", "Documentation"]);
-      expect(problems).toEqual([]);
-    } finally {
-      await page.close();
-    }
-  }, 120_000);
+  it.each([[390], [1280]])(
+    "fits %i px wide with no page problems, the map scaled to the width",
+    async (width) => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      try {
+        const problems = recordPageProblems(page);
+        await page.goto(`${svc.base}/`);
+        expect(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(0);
+        const map = (await page.locator("svg[role=img]").boundingBox())!;
+        expect(map.width).toBeGreaterThan(width * 0.6);
+        expect(map.width).toBeLessThanOrEqual(width);
+        expect(await page.getByRole("img", { name: "World map of the covered spots" }).count()).toBe(1);
+        expect(await page.getByRole("heading", { level: 2 }).allTextContents()).toEqual(["Where it covers", "Try it", "Connect an AI assistant (MCP)", "Documentation"]);
+        expect(problems).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -47,12 +47,90 @@ afterAll(async () => {
 // ── Arbitraries ──────────────────────────────────────────────────────────────────────────────────
 
 const KNOWN_KEYS = ["spot", "lat", "lon", "from", "to", "region", "q", "activity", "radius_km", "date", "limit"];
-const GOOD_VALUES = ["hanauma-bay", "sharks-cove", "la-jolla-cove", "us-hi-oahu", "us-ca-san-diego", "snorkel", "dive", "freedive", "spearfish", "surf", "21.27", "-157.69", "32.85", "-117.27", "3", "40", "2026-11-21", "2026-11-22", "2026-11-27"];
+const GOOD_VALUES = [
+  "hanauma-bay",
+  "sharks-cove",
+  "la-jolla-cove",
+  "us-hi-oahu",
+  "us-ca-san-diego",
+  "snorkel",
+  "dive",
+  "freedive",
+  "spearfish",
+  "surf",
+  "21.27",
+  "-157.69",
+  "32.85",
+  "-117.27",
+  "3",
+  "40",
+  "2026-11-21",
+  "2026-11-22",
+  "2026-11-27",
+];
 const ODD_VALUES = [
-  "NaN", "Infinity", "-Infinity", "-0", "0", "+0", "1e308", "1e309", "-1e309", "1e-400", "99999999999999999999999999", "0x1F", "1_000", " 12 ", "+5", ".5", "5.", "1,2", "١٢", "Ⅻ",
-  "2026-02-30", "2026-02-29", "2028-02-29", "2026-13-01", "2026-00-10", "0000-00-00", "9999-12-31", "2026-11-22T00:00:00Z", "2026-1-1", "20261122", "2026/11/22", "-2026-11-22",
-  "null", "undefined", "true", "[]", "{}", "__proto__", "constructor", "SNORKEL", "Snorkel ", "kitesurf", "hanauma-bay,sharks-cove", "HANAUMA-BAY", "hanauma_bay", "../etc/passwd", "<script>alert(1)</script>",
-  "%", "%%", "%zz", "%00", "%0A", "%E0%A4%A", "%C0%AF", "%uD800", "%FF%FE", "%2526", "\u0000", "\u202e", "🐠🌊", "ʻĀhihi", "\uFEFF",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "-0",
+  "0",
+  "+0",
+  "1e308",
+  "1e309",
+  "-1e309",
+  "1e-400",
+  "99999999999999999999999999",
+  "0x1F",
+  "1_000",
+  " 12 ",
+  "+5",
+  ".5",
+  "5.",
+  "1,2",
+  "١٢",
+  "Ⅻ",
+  "2026-02-30",
+  "2026-02-29",
+  "2028-02-29",
+  "2026-13-01",
+  "2026-00-10",
+  "0000-00-00",
+  "9999-12-31",
+  "2026-11-22T00:00:00Z",
+  "2026-1-1",
+  "20261122",
+  "2026/11/22",
+  "-2026-11-22",
+  "null",
+  "undefined",
+  "true",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "SNORKEL",
+  "Snorkel ",
+  "kitesurf",
+  "hanauma-bay,sharks-cove",
+  "HANAUMA-BAY",
+  "hanauma_bay",
+  "../etc/passwd",
+  "<script>alert(1)</script>",
+  "%",
+  "%%",
+  "%zz",
+  "%00",
+  "%0A",
+  "%E0%A4%A",
+  "%C0%AF",
+  "%uD800",
+  "%FF%FE",
+  "%2526",
+  "\u0000",
+  "\u202e",
+  "🐠🌊",
+  "ʻĀhihi",
+  "\uFEFF",
 ];
 const ODD_KEYS = ["", "=", "__proto__", "constructor", "hasOwnProperty", "spot[]", "spot[0]", "spot.id", "SPOT", " spot", "spot ", "a".repeat(300), "%73pot", "lat%00"];
 
@@ -83,14 +161,12 @@ const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|
 const enc = (s: string) => encodeURIComponent(wellFormed(s));
 const rawPart = (s: string) => wellFormed(s).replaceAll("#", "%23").replaceAll("&", "%26");
 
-const queryString = fc
-  .record({ pairs: fc.array(fc.tuple(key, value, encoding), { maxLength: 6 }), sep: fc.constantFrom("&", "&", "&&", ";") })
-  .map(({ pairs, sep }) => {
-    const parts = pairs.map(([k, v, how]) =>
-      how === "bare" ? enc(k) : how === "raw" ? `${rawPart(k)}=${rawPart(v)}` : how === "plus" ? `${enc(k)}=${enc(v).replaceAll("%20", "+")}` : `${enc(k)}=${enc(v)}`,
-    );
-    return parts.length === 0 ? "" : `?${parts.join(sep)}`;
-  });
+const queryString = fc.record({ pairs: fc.array(fc.tuple(key, value, encoding), { maxLength: 6 }), sep: fc.constantFrom("&", "&", "&&", ";") }).map(({ pairs, sep }) => {
+  const parts = pairs.map(([k, v, how]) =>
+    how === "bare" ? enc(k) : how === "raw" ? `${rawPart(k)}=${rawPart(v)}` : how === "plus" ? `${enc(k)}=${enc(v).replaceAll("%20", "+")}` : `${enc(k)}=${enc(v)}`,
+  );
+  return parts.length === 0 ? "" : `?${parts.join(sep)}`;
+});
 
 /** Mostly no If-None-Match; else `*` (matches any answer), a list, or a tag that matches nothing. */
 const ifNoneMatch = fc.option(fc.constantFrom("*", '"nope"', 'W/"x", *', '"a", "b"'), { freq: 4 });
@@ -156,8 +232,16 @@ const REST: { route: string; schema: z.ZodType; valid: string[] }[] = [
   { route: "/api/v1/conditions", schema: ConditionsSchema, valid: ["spot=hanauma-bay", "lat=21.27&lon=-157.69", "spot=la-jolla-cove&from=2026-11-22&to=2026-11-24"] },
   { route: "/api/v1/spots", schema: SpotListSchema, valid: ["region=us-hi-oahu", "lat=32.85&lon=-117.27", "q=cove"] },
   { route: "/api/v1/coverage", schema: CoverageSchema, valid: ["region=us-hi-oahu", ""] },
-  { route: "/api/v1/recommendations", schema: RecommendationSchema, valid: ["activity=snorkel&region=us-hi-oahu", "activity=dive&spot=hanauma-bay", "activity=spearfish&lat=21.27&lon=-157.69", "activity=freedive&region=us-ca-san-diego&date=2026-11-23"] },
-  { route: "/api/v1/best-day", schema: BestDaySchema, valid: ["activity=snorkel&region=us-hi-oahu", "activity=dive&spot=la-jolla-cove", "activity=freedive&lat=32.85&lon=-117.27&from=2026-11-22&to=2026-11-25"] },
+  {
+    route: "/api/v1/recommendations",
+    schema: RecommendationSchema,
+    valid: ["activity=snorkel&region=us-hi-oahu", "activity=dive&spot=hanauma-bay", "activity=spearfish&lat=21.27&lon=-157.69", "activity=freedive&region=us-ca-san-diego&date=2026-11-23"],
+  },
+  {
+    route: "/api/v1/best-day",
+    schema: BestDaySchema,
+    valid: ["activity=snorkel&region=us-hi-oahu", "activity=dive&spot=la-jolla-cove", "activity=freedive&lat=32.85&lon=-117.27&from=2026-11-22&to=2026-11-25"],
+  },
 ];
 
 /** A fuzzed query string, either on its own or appended to one of the route's valid queries. */
@@ -190,7 +274,10 @@ describe("fuzzing REST endpoints with arbitrary query strings", () => {
     );
     const statuses = seen.get(route)!;
     expect(statuses.get("200") ?? 0, route).toBeGreaterThan(0);
-    expect([...statuses.keys()].some((s) => Number(s) >= 400), route).toBe(true);
+    expect(
+      [...statuses.keys()].some((s) => Number(s) >= 400),
+      route,
+    ).toBe(true);
   });
 });
 
@@ -207,7 +294,12 @@ describe("fuzzing the share image and the pages", () => {
         checkStatus(res, route, url);
         if (res.status === 200) {
           expect(res.headers.get("content-type"), url).toBe("image/png");
-          expect(Buffer.from(await res.arrayBuffer()).subarray(1, 4).toString(), url).toBe("PNG");
+          expect(
+            Buffer.from(await res.arrayBuffer())
+              .subarray(1, 4)
+              .toString(),
+            url,
+          ).toBe("PNG");
         } else if (res.status !== 304) {
           await checkProblem(res, route, url);
         }
@@ -265,8 +357,15 @@ const toolArguments = fc.dictionary(fc.oneof({ arbitrary: fc.constantFrom(...KNO
 const VALID_ARGUMENTS: Record<string, Record<string, unknown>[]> = {
   get_conditions: [{ spot: "hanauma-bay" }, { lat: 21.27, lon: -157.69 }, { spot: "la-jolla-cove", from: "2026-11-22", to: "2026-11-24" }],
   list_coverage: [{}, { region: "us-hi-oahu" }],
-  recommend_spot: [{ activity: "snorkel", region: "us-hi-oahu" }, { activity: "dive", spot: "hanauma-bay" }, { activity: "spearfish", lat: 21.27, lon: -157.69, radius_km: 30, limit: 5 }],
-  best_day: [{ activity: "snorkel", region: "us-hi-oahu" }, { activity: "freedive", lat: 32.85, lon: -117.27, from: "2026-11-22", to: "2026-11-25" }],
+  recommend_spot: [
+    { activity: "snorkel", region: "us-hi-oahu" },
+    { activity: "dive", spot: "hanauma-bay" },
+    { activity: "spearfish", lat: 21.27, lon: -157.69, radius_km: 30, limit: 5 },
+  ],
+  best_day: [
+    { activity: "snorkel", region: "us-hi-oahu" },
+    { activity: "freedive", lat: 32.85, lon: -117.27, from: "2026-11-22", to: "2026-11-25" },
+  ],
 };
 const argumentsFor = (name: string) =>
   fc.oneof(
@@ -302,7 +401,10 @@ describe("fuzzing MCP tools", () => {
   });
 
   it(`raw tools/call POSTs with any name and any arguments: ${RUNS.rawMcp} runs, never a 5xx or an internal error`, async () => {
-    const names = fc.oneof({ arbitrary: fc.constantFrom(...TOOLS.map((t) => t.name)), weight: 4 }, { arbitrary: fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map(String.fromCharCode), maxLength: 20 }), weight: 1 });
+    const names = fc.oneof(
+      { arbitrary: fc.constantFrom(...TOOLS.map((t) => t.name)), weight: 4 },
+      { arbitrary: fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map(String.fromCharCode), maxLength: 20 }), weight: 1 },
+    );
     const args = fc.oneof({ arbitrary: toolArguments, weight: 4 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 2 }, { arbitrary: fc.constant(undefined), weight: 1 });
     await fc.assert(
       fc.asyncProperty(names, args, async (name, argValue) => {

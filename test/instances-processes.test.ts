@@ -99,10 +99,7 @@ async function workload(procs: Proc[], stub: StubUpstreams): Promise<{ statuses:
   // hindcast's tenth and room, so a refusal here is never the quota (which is not what this measures).
   const regions = regionsWithinMinute(0.5);
   const cat = new Catalog(Catalog.readRecords().filter((x) => regions.includes(x.id)));
-  const paths = [
-    ...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`),
-    ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`)),
-  ];
+  const paths = [...cat.spots.map((s) => `/api/v1/conditions?spot=${s.id}`), ...cat.regions.flatMap((r) => ACTIVITY_IDS.map((a) => `/api/v1/recommendations?activity=${a}&region=${r.id}`))];
   const started = Date.now();
   // Like a load balancer's connection pool: at most IN_FLIGHT requests at once (each process caps
   // connections per address at 256, and a balancer is one address).
@@ -128,26 +125,38 @@ async function workload(procs: Proc[], stub: StubUpstreams): Promise<{ statuses:
 describeWithRedis("three service processes sharing one Redis", () => {
   it("take the workload of one for at most one more upstream request per (upstream, group, hour), and no 429s", async () => {
     const [r1, r3] = [await startRedis(), await startRedis()];
-    cleanups.push(() => r1.stop(), () => r3.stop());
+    cleanups.push(
+      () => r1.stop(),
+      () => r3.stop(),
+    );
     const stub1 = await startStubUpstreams({ scenario: "calm", latencyScale: TEST_LATENCY_SCALE });
     const stub3 = await startStubUpstreams({ scenario: "calm", latencyScale: TEST_LATENCY_SCALE });
-    cleanups.push(() => stub1.close(), () => stub3.close());
+    cleanups.push(
+      () => stub1.close(),
+      () => stub3.close(),
+    );
     // The upstream timeout is the test's own, at its ceiling: the emulator answers within its scaled
     // latency, so a refusal can only come from the emulator, never from a machine too busy to read
     // the answer within 8 s (which made this test fail under load with 503 data_unavailable).
     const env = (stub: StubUpstreams, url: string) => ({ DATA_SOURCE: "live", REDIS_URL: url, UPSTREAM_TIMEOUT_MS: "120000", ERDDAP_TIMEOUT_MS: "120000", ...stub.env });
     // All four start at once (start-up is the slow part on a busy machine); each takes traffic once warm.
-    const [one, ...three] = await Promise.all([
-      serviceProcess(env(stub1, r1.url)).then(ready),
-      ...[0, 1, 2].map(() => serviceProcess(env(stub3, r3.url)).then(ready)),
-    ]);
+    const [one, ...three] = await Promise.all([serviceProcess(env(stub1, r1.url)).then(ready), ...[0, 1, 2].map(() => serviceProcess(env(stub3, r3.url)).then(ready))]);
 
     const single = await workload([one!], stub1);
     await stop(one!);
     const shared = await workload(three, stub3);
     // A refusal says why: what the caller was told, and the instances' warnings and errors.
     const why = (w: { refused: string[] }, procs: Proc[]) =>
-      [...w.refused.slice(0, 3), ...procs.flatMap((p) => p.out().split("\n").filter((l) => /"level":(40|50)/.test(l)).slice(0, 5))].join("\n");
+      [
+        ...w.refused.slice(0, 3),
+        ...procs.flatMap((p) =>
+          p
+            .out()
+            .split("\n")
+            .filter((l) => /"level":(40|50)/.test(l))
+            .slice(0, 5),
+        ),
+      ].join("\n");
     expect(new Set(single.statuses), why(single, [one!])).toEqual(new Set([200]));
     expect(new Set(shared.statuses), why(shared, three)).toEqual(new Set([200]));
 

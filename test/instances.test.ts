@@ -50,7 +50,13 @@ interface Instance {
 }
 
 /** One service instance pointed at the emulator (and at Redis when given), its log lines captured. */
-async function instance(stub: StubUpstreams, redisUrl: string | null, now = DEFAULT_NOW, env: Record<string, string> = {}, catalog?: { catalog: Catalog; protectedAreasFile: string }): Promise<Instance> {
+async function instance(
+  stub: StubUpstreams,
+  redisUrl: string | null,
+  now = DEFAULT_NOW,
+  env: Record<string, string> = {},
+  catalog?: { catalog: Catalog; protectedAreasFile: string },
+): Promise<Instance> {
   const { log, lines: logs } = capturedLog();
   const svc = await startService({
     now,
@@ -315,7 +321,7 @@ describeWithRedis("waiting on another instance's fetch", () => {
     // every LEASE_POLL_MS: over 2 s, far fewer looks than the 20 polling would make.
     const before = await mgets();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(await mgets() - before).toBeLessThan(2_000 / LEASE_POLL_MS / 2);
+    expect((await mgets()) - before).toBeLessThan(2_000 / LEASE_POLL_MS / 2);
 
     // The holder announces its answer on the key's channel.
     const listener = new Redis(redis.url);

@@ -18,7 +18,12 @@ describe("layers", () => {
     expect(files).toContain("src/answers/best-day.ts");
     const misplaced = files.map((f) => ({ f, on: layersOf(f, layers) })).filter(({ on }) => on.length !== 1);
     expect(misplaced).toEqual([]);
-    expect(srcFolders()).toEqual(layers.map((l) => l.folder).filter((f) => f !== "src/").sort());
+    expect(srcFolders()).toEqual(
+      layers
+        .map((l) => l.folder)
+        .filter((f) => f !== "src/")
+        .sort(),
+    );
     expect(new Set(layers.map((l) => l.folder)).size).toBe(layers.length);
   });
 

@@ -57,10 +57,12 @@ describe("a cold start under a crowd", () => {
       ...catalog.regions.flatMap((region) =>
         ACTIVITY_IDS.map((a) => ask(`/api/v1/recommendations?activity=${a}&region=${region.id}`, (b) => (b as RecommendationJson).picks.map((p) => p.confidence.factors.freshness))),
       ),
-      ...catalog.regions.map((region) => ask(`/api/v1/best-day?activity=snorkel&region=${region.id}`, (b) => {
-        const best = (b as BestDayJson).best;
-        return best ? [best.confidence.factors.freshness] : [];
-      })),
+      ...catalog.regions.map((region) =>
+        ask(`/api/v1/best-day?activity=snorkel&region=${region.id}`, (b) => {
+          const best = (b as BestDayJson).best;
+          return best ? [best.confidence.factors.freshness] : [];
+        }),
+      ),
     ];
     const first = await crowd(jobs, 20);
     expect(first.maxInFlight).toBeGreaterThanOrEqual(16);
@@ -72,11 +74,17 @@ describe("a cold start under a crowd", () => {
       for (const a of results.filter((x) => x.status !== 200)) expect(a.status, a.path).toBe(503);
       r.svc.clock.advance(60_000);
       const again = results.map((a, i) => (a.status === 200 ? null : i)).filter((i): i is number => i !== null);
-      const retried = await crowd(again.map((i) => jobs[i]!), 20);
+      const retried = await crowd(
+        again.map((i) => jobs[i]!),
+        20,
+      );
       again.forEach((i, k) => (results[i] = retried.results[k]!));
     }
     const failed = r.logs.filter((l) => String(l.msg).endsWith("failed")).map((l) => `${String(l.msg)}: ${String(l.reason)}`);
-    expect(results.filter((a) => a.status !== 200).map((a) => `${a.path}: ${a.status}`), failed.join("\n")).toEqual([]);
+    expect(
+      results.filter((a) => a.status !== 200).map((a) => `${a.path}: ${a.status}`),
+      failed.join("\n"),
+    ).toEqual([]);
     for (const a of results) {
       for (const f of a.freshness) expect([`live`, 1]).toContain(f);
       expect(a.credits).not.toContain("Ocean Conditions seasonal norms");
@@ -92,7 +100,6 @@ describe("a cold start under a crowd", () => {
     expect(r.stub.calls.forecast).toBe(catalog.regions.length);
   });
 });
-
 
 describe("a spent daily quota", () => {
   it("auto: serves the last good forecast with its true age, then seasonal norms, never 503; live again after the reset", async () => {

@@ -131,10 +131,7 @@ describe("Open-Meteo answers", () => {
   });
 
   it("drops an all-zero swell as a masked cell but keeps the sea temperature", () => {
-    const zero = marineLocation(
-      {},
-      { swell_wave_height: [0, 0, null, 0], swell_wave_period: [0, 0, 0, 0], swell_wave_direction: [0, 0, 0, 0], secondary_swell_wave_height: [0, 0, 0, 0] },
-    );
+    const zero = marineLocation({}, { swell_wave_height: [0, 0, null, 0], swell_wave_period: [0, 0, 0, 0], swell_wave_direction: [0, 0, 0, 0], secondary_swell_wave_height: [0, 0, 0, 0] });
     const b = parseOpenMeteo(zero, MARINE, pts(1));
     expect(b.points[0]!.values.swell1_height_m).toBeUndefined();
     expect(b.points[0]!.values.swell2_height_m).toBeUndefined();
@@ -155,10 +152,19 @@ describe("Open-Meteo answers", () => {
     const real = [{ ...b, location_id: 1 }, a];
     expect(parseOpenMeteo(real, MARINE, pts(2)).points.map((p) => p.values.swell1_height_m![0])).toEqual([1, 2]);
     expect(() => parseOpenMeteo([a, a], MARINE, pts(2))).not.toThrow();
-    expect(() => parseOpenMeteo([{ ...a, location_id: 1 }, { ...b, location_id: 1 }], MARINE, pts(2))).toThrow(ShapeError);
+    expect(() =>
+      parseOpenMeteo(
+        [
+          { ...a, location_id: 1 },
+          { ...b, location_id: 1 },
+        ],
+        MARINE,
+        pts(2),
+      ),
+    ).toThrow(ShapeError);
   });
 
-  it("reads a variable the model never supplies (all null, unit \"undefined\") as absent, without a note", () => {
+  it('reads a variable the model never supplies (all null, unit "undefined") as absent, without a note', () => {
     const loc = marineLocation({}, { tertiary_swell_wave_height: [null, null, null, null] });
     (loc.hourly_units as Record<string, string>).tertiary_swell_wave_height = "undefined";
     const batch = parseOpenMeteo(loc, { ...MARINE, variables: { ...MARINE.variables, tertiary_swell_wave_height: { field: "swell3_height_m", kind: "length_m" } } }, pts(1));
@@ -297,7 +303,13 @@ describe("ERDDAP griddap tables", () => {
     expect(spotMedian(g, spot)).toEqual({ kd490: 0.041, pixels: 3 });
   });
   it(`needs at least ${SATELLITE_MIN_PIXELS} valid pixels`, () => {
-    const g = parseGriddap(table([[t, 0, 21.27, -157.7, 0.04], [t, 0, 21.27, -157.71, null], [t, 0, 21.27, -157.69, 0.05]]));
+    const g = parseGriddap(
+      table([
+        [t, 0, 21.27, -157.7, 0.04],
+        [t, 0, 21.27, -157.71, null],
+        [t, 0, 21.27, -157.69, 0.05],
+      ]),
+    );
     expect(spotMedian(g, spot)).toBeNull();
   });
   it("finds columns by name, whatever their order", () => {

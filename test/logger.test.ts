@@ -43,7 +43,11 @@ describe("the bounded log destination", () => {
     await destination.flush(1000);
     log.info("after");
     log.info("after again");
-    const lines = pipe.written.join("").trim().split("\n").map((l) => JSON.parse(l) as { msg: string; dropped?: number });
+    const lines = pipe.written
+      .join("")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg: string; dropped?: number });
     const reports = lines.filter((l) => l.msg.startsWith("log lines dropped"));
     expect(reports).toHaveLength(1);
     expect(reports[0]!.dropped).toBe(destination.dropped);

@@ -31,7 +31,12 @@ interface Message {
 /** The one JSON-RPC message of a JSON or single-event SSE answer. */
 async function messageOf(res: Response): Promise<Message> {
   const text = await res.text();
-  const data = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
+  const data = text.startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .find((l) => l.startsWith("data: "))!
+        .slice(6);
   return JSON.parse(data) as Message;
 }
 const initialize = (protocolVersion: string) => ({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
@@ -42,7 +47,10 @@ describe("one version story", () => {
     expect(card.remotes[0]!.supportedProtocolVersions).toEqual(SUPPORTED);
     const discover = await messageOf(await post(modernHeaders("server/discover"), { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } }));
     expect(discover.result.supportedVersions).toEqual(SUPPORTED.filter((v) => v >= "2026"));
-    const refused = await post({ ...modernHeaders("tools/list"), "mcp-protocol-version": "2099-01-01" }, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+    const refused = await post(
+      { ...modernHeaders("tools/list"), "mcp-protocol-version": "2099-01-01" },
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } },
+    );
     expect(refused.status).toBe(400);
     expect((await messageOf(refused)).error.data.supported).toEqual(SUPPORTED);
   });
@@ -93,10 +101,22 @@ describe("every error body carries source", () => {
     ["GET (405)", () => svc.get("/mcp"), 405],
     ["a foreign Origin (403)", () => post({ ...modernHeaders("tools/list"), origin: "http://evil.example" }, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }), 403],
     ["malformed JSON (400 -32700)", () => post(modernHeaders("tools/list"), '{"jsonrpc":'), 400],
-    ["headers disagreeing with the body (400 -32020)", () => post(modernHeaders("tools/call", "list_coverage"), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "best_day", arguments: {}, _meta: META } }), 400],
+    [
+      "headers disagreeing with the body (400 -32020)",
+      () => post(modernHeaders("tools/call", "list_coverage"), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "best_day", arguments: {}, _meta: META } }),
+      400,
+    ],
     ["an unknown method (404 -32601)", () => post(modernHeaders("foo/bar"), { jsonrpc: "2.0", id: 1, method: "foo/bar", params: { _meta: META } }), 404],
-    ["tool arguments given as a list, 2026-07-28 (400 -32602)", () => post(modernHeaders("tools/call", "get_conditions"), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_conditions", arguments: ["hanauma-bay"], _meta: META } }), 400],
-    ["tool arguments given as a list, 2025-06-18 (400 -32602)", () => post({ ...LEGACY, "mcp-protocol-version": "2025-06-18" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_conditions", arguments: ["hanauma-bay"] } }), 400],
+    [
+      "tool arguments given as a list, 2026-07-28 (400 -32602)",
+      () => post(modernHeaders("tools/call", "get_conditions"), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_conditions", arguments: ["hanauma-bay"], _meta: META } }),
+      400,
+    ],
+    [
+      "tool arguments given as a list, 2025-06-18 (400 -32602)",
+      () => post({ ...LEGACY, "mcp-protocol-version": "2025-06-18" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_conditions", arguments: ["hanauma-bay"] } }),
+      400,
+    ],
   ] as const)("%s", async (_what, send, status) => {
     const res = await send();
     expect(res.status).toBe(status);

@@ -157,7 +157,11 @@ describe("a repeated call recognised by its bytes", () => {
     // as "id": either way JSON.parse (and so the SDK) takes the last, and so must a replay.
     const plain = (a: number, b: number) => `{"jsonrpc":"2.0","id":${a},"method":"tools/call",${params},"id":${b}}`;
     const escaped = (a: number, b: number) => `{"jsonrpc":"2.0","id":${a},"method":"tools/call",${params},"\\u0069d":${b}}`;
-    for (const [a, b] of [[41, 42], [43, 44]] as const) expect(idOf((await post(b, HEADERS, plain(a, b), legacySvc)).text)).toBe(b);
+    for (const [a, b] of [
+      [41, 42],
+      [43, 44],
+    ] as const)
+      expect(idOf((await post(b, HEADERS, plain(a, b), legacySvc)).text)).toBe(b);
     for (const a of [51, 52, 53]) {
       const answer = await post(a, HEADERS, escaped(a, 50), legacySvc);
       expect(answer.res.status).toBe(200);

@@ -21,10 +21,7 @@ describe("stdio entry", () => {
         env: { ...process.env, DATA_SOURCE: "offline", LOG_LEVEL: "info" } as Record<string, string>,
         stderr: "pipe",
       });
-      const client =
-        mode === "modern"
-          ? new Client({ name: "stdio-test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } })
-          : new Client({ name: "stdio-test", version: "1" });
+      const client = mode === "modern" ? new Client({ name: "stdio-test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } }) : new Client({ name: "stdio-test", version: "1" });
       await client.connect(transport, SLOW_MACHINE);
       try {
         const { tools } = await client.listTools(undefined, SLOW_MACHINE);

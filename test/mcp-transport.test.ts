@@ -112,7 +112,10 @@ describe("2025 versions: initialize, then calls, no sessions", () => {
   for (const version of ["2025-06-18", "2025-11-25"]) {
     it(`serves ${version} statelessly over SSE`, async () => {
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-      const init = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "0" } } }));
+      const init = await post(
+        headers,
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "0" } } }),
+      );
       expect(init.status).toBe(200);
       expect(init.headers.get("mcp-session-id")).toBeNull();
       const initText = await init.text();

@@ -93,7 +93,14 @@ describeInBrowser("MCP Apps card view in Chromium", () => {
     const days = view.locator(".strip .day");
     await expect.poll(() => days.count()).toBe(7);
     expect(await view.locator(".strip .day.best").count()).toBe(1);
-    const colours = new Set(TIERS.map((t) => t.color.match(/[0-9A-F]{2}/gi)!.map((h) => parseInt(h, 16)).join(", ")));
+    const colours = new Set(
+      TIERS.map((t) =>
+        t.color
+          .match(/[0-9A-F]{2}/gi)!
+          .map((h) => parseInt(h, 16))
+          .join(", "),
+      ),
+    );
     const best = await view.locator(".strip .day.best").evaluate((e) => getComputedStyle(e).backgroundColor);
     expect(colours.has(best.replace(/^rgb\(|\)$/g, ""))).toBe(true);
     expect(await view.locator("html").getAttribute("class")).toBe("dark");

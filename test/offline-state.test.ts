@@ -52,7 +52,9 @@ describe("an upstream with no network route", () => {
     server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
     await new Promise<void>((resolve) => server!.listen(port, "127.0.0.1", resolve));
     await client.getJson(url, parse);
-    expect(lines.filter((l) => l.level === 30).map((l) => l.msg)).toEqual(expect.arrayContaining(["upstream test-upstream: reachable again", "upstream test-upstream: circuit closed, upstream healthy again"]));
+    expect(lines.filter((l) => l.level === 30).map((l) => l.msg)).toEqual(
+      expect.arrayContaining(["upstream test-upstream: reachable again", "upstream test-upstream: circuit closed, upstream healthy again"]),
+    );
     expect(lines.filter((l) => l.level >= 40)).toHaveLength(1);
   });
 
@@ -66,11 +68,11 @@ describe("an upstream with no network route", () => {
     const lane = new UpstreamLane("test-upstream", { budget: new MemoryUpstreamBudget(2, []), clock, log });
     const client = new UpstreamClient("test-upstream", { breaker, lane, timeoutMs: 10_000, clock, log, userAgent: "test" });
     for (let i = 0; i < 3; i++) await expect(client.getJson(url, (b) => b)).rejects.toBeTruthy();
-    expect(lines.filter((l) => l.level === 40).map((l) => l.msg).sort()).toEqual([
-      "upstream test-upstream failed",
-      "upstream test-upstream failed",
-      "upstream test-upstream failed",
-      "upstream test-upstream: circuit opened, calls paused",
-    ]);
+    expect(
+      lines
+        .filter((l) => l.level === 40)
+        .map((l) => l.msg)
+        .sort(),
+    ).toEqual(["upstream test-upstream failed", "upstream test-upstream failed", "upstream test-upstream failed", "upstream test-upstream: circuit opened, calls paused"]);
   });
 });

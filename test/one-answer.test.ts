@@ -163,7 +163,12 @@ describe("two service processes", () => {
   });
 
   it("answer the same question with the same bytes and ETag, and a 304 to each other's tag", async () => {
-    for (const path of ["/api/v1/conditions?spot=hanauma-bay", "/api/v1/recommendations?activity=snorkel&region=us-hi-oahu", "/api/v1/best-day?activity=dive&spot=electric-beach", "/api/v1/coverage"]) {
+    for (const path of [
+      "/api/v1/conditions?spot=hanauma-bay",
+      "/api/v1/recommendations?activity=snorkel&region=us-hi-oahu",
+      "/api/v1/best-day?activity=dive&spot=electric-beach",
+      "/api/v1/coverage",
+    ]) {
       const [ra, rb] = await Promise.all([fetch(`${a.base}${path}`), fetch(`${b.base}${path}`)]);
       const [ta, tb] = await Promise.all([ra.text(), rb.text()]);
       expect(ra.status, path).toBe(200);

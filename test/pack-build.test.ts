@@ -61,4 +61,3 @@ describe("prepack (scripts/clean-build.mjs) in this checkout", () => {
     expect(readdirSync(PROJECT_ROOT).filter((n) => n.startsWith(".pack-build-"))).toEqual([]);
   }, 320_000);
 });
-

@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import { SWELL_POINTS, VISIBILITY_CAP, VISIBILITY_POINTS, WIND_POINTS } from "../src/model/score.js";
 import { HORIZONTAL_VISIBILITY_MAX_M, horizontalVisibilityM, KD490_MIN, kdParFromKd490, secchiDepthM } from "../src/model/optics.js";
 import { exposureWeight, orbitalVelocity, SHELTERED_WEIGHT, swellAtSpot } from "../src/model/swell.js";
-import { estimateVisibility, LIGHT_FACTOR, SATELLITE_MAX_AGE_H, SATELLITE_MIN_WEIGHT, satelliteWeight, SWELL_FACTOR, visibilityConfidence, WIND_PENALTY, type VisibilityInputs } from "../src/model/visibility.js";
+import {
+  estimateVisibility,
+  LIGHT_FACTOR,
+  SATELLITE_MAX_AGE_H,
+  SATELLITE_MIN_WEIGHT,
+  satelliteWeight,
+  SWELL_FACTOR,
+  visibilityConfidence,
+  WIND_PENALTY,
+  type VisibilityInputs,
+} from "../src/model/visibility.js";
 
 describe("optics: Kd490 → Secchi depth (Morel 2007 Kd(PAR), Z_SD = 1.7/Kd(PAR))", () => {
   // Reference values computed in the research notes for the same formulas.

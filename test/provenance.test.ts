@@ -90,16 +90,12 @@ describe("each breach is caught", () => {
   it("a closure, permit or protected area on generated text", () => {
     const access = [{ kind: "closed_weekdays" as const, weekdays: ["mon" as const], rule: "Closed Mondays.", source: "https://farm.example/rules" }];
     expect(errors(spot({ access }))).toEqual(["xx-x-r/s: its closed_weekdays rule rests on generated text (A page farm); cite the authority's own text"]);
-    expect(errors(spot(), [{ id: "reserve", source: "https://farm.example/reserve" }])).toEqual([
-      "protected area reserve: rests on generated text (A page farm); cite the authority's own text",
-    ]);
+    expect(errors(spot(), [{ id: "reserve", source: "https://farm.example/reserve" }])).toEqual(["protected area reserve: rests on generated text (A page farm); cite the authority's own text"]);
   });
 
   it("a level said to rest on a published figure when the only such figure is generated", () => {
     const generatedOnly = spot({ visibility_refs: [{ low_ft: 40, high_ft: 80, months: ALL, kind: "site", source: "https://farm.example/site", says: `${GENERATED_LEAD} x` }] });
-    expect(errors(generatedOnly)).toEqual([
-      "xx-x-r/s: its level is said to rest on a site figure, but no such figure from a person is cited; label it judgement",
-    ]);
+    expect(errors(generatedOnly)).toEqual(["xx-x-r/s: its level is said to rest on a site figure, but no such figure from a person is cited; label it judgement"]);
     expect(errors({ ...generatedOnly, clarity_kind: "judgement" })).toEqual([]);
   });
 
@@ -108,9 +104,7 @@ describe("each breach is caught", () => {
     expect(errors(spot({ visibility_refs: [...spot().visibility_refs, { low_ft: 40, high_ft: 80, months: ALL, kind: "site", source: gen, says: "x" }] }))).toEqual([
       `xx-x-r/s: a visibility reference cites generated text (${gen}); start its says with ${GENERATED_LEAD}`,
     ]);
-    expect(errors(spot({ clarity_source: `Pooled with 20 m (${gen}).` }))).toEqual([
-      `xx-x-r/s: its clarity_source cites generated text (${gen}) without ${GENERATED_LEAD} after the address`,
-    ]);
+    expect(errors(spot({ clarity_source: `Pooled with 20 m (${gen}).` }))).toEqual([`xx-x-r/s: its clarity_source cites generated text (${gen}) without ${GENERATED_LEAD} after the address`]);
     expect(errors(spot({ clarity_source: `Not counted: 20 m (${gen} ${GENERATED_LEAD}).`, notes: `See ${gen} ${GENERATED_LEAD}.` }))).toEqual([]);
   });
 

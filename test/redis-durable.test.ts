@@ -18,7 +18,9 @@ const DECISION = "/api/v1/best-day?activity=dive&spot=molokini-back-wall";
 
 /** The persistence flags of the documented `redis-server` command line (not its port, address or memory cap). */
 function documentedPersistence(): string[] {
-  const line = readFileSync(join(PROJECT_ROOT, "docs/operations.md"), "utf8").split("\n").find((l) => l.startsWith("redis-server "))!;
+  const line = readFileSync(join(PROJECT_ROOT, "docs/operations.md"), "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("redis-server "))!;
   const args = [...line.matchAll(/--(\S+) ("[^"]*"|\S+)/g)].map((m) => [m[1]!, m[2]!.replace(/^"(.*)"$/, "$1")] as const);
   return args.filter(([name]) => ["save", "appendonly", "appendfsync"].includes(name)).flatMap(([name, value]) => [`--${name}`, value]);
 }

@@ -19,10 +19,13 @@ describeWithRedis("rate limits in Redis, shared by two instances", () => {
   beforeAll(async () => {
     redis = await startRedis();
     const keys = join(tmpdir(), `redis-keys-${process.pid}.json`);
-    writeFileSync(keys, JSON.stringify([
+    writeFileSync(
+      keys,
+      JSON.stringify([
         { key: KEY, status: "active", allotment: 3 },
         { key: FIVE, status: "active", allotment: 5 },
-      ]));
+      ]),
+    );
     const env = {
       REDIS_URL: redis.url,
       RATE_LIMIT_FACTS_PER_HOUR: "4",

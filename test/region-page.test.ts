@@ -28,7 +28,11 @@ function section(page: string, activity: string): string {
   return page.slice(start, page.indexOf("</section>", start));
 }
 
-const decode = (s: string) => s.replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/&quot;/g, '"');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, "&")
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"');
 
 describe("GET /regions/{region}", () => {
   let page: string;

@@ -53,7 +53,17 @@ describe("npm package", () => {
     // --ignore-scripts: list what `files` selects without rebuilding; dist/ may be absent here.
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: PROJECT_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     const paths = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const needed of ["package.json", "README.md", "LICENSE", "server.json", "ui/card.html", ".well-known/mcp/server-card.json", "data/tide-stations.json", "data/protected-areas.json", "data/map/land-110m.json"]) {
+    for (const needed of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "server.json",
+      "ui/card.html",
+      ".well-known/mcp/server-card.json",
+      "data/tide-stations.json",
+      "data/protected-areas.json",
+      "data/map/land-110m.json",
+    ]) {
       expect(paths, needed).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith("data/regions/"))).toBe(true);

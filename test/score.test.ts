@@ -8,8 +8,7 @@ const swell = fc.double({ min: 0, max: 20, noNaN: true });
 const wind = fc.double({ min: 0, max: 50, noNaN: true });
 const onshore = fc.double({ min: 0, max: 1, noNaN: true });
 const dark = fc.boolean();
-const score = (visFt: number, swellFt: number, windKt: number, over: Partial<ScoreInputs> = {}) =>
-  scoreConditions({ visFt, swellFt, windKt, gustKt: null, onshore: 1, dark: false, ...over });
+const score = (visFt: number, swellFt: number, windKt: number, over: Partial<ScoreInputs> = {}) => scoreConditions({ visFt, swellFt, windKt, gustKt: null, onshore: 1, dark: false, ...over });
 
 describe("condition score", () => {
   it("is an integer from 0 to 100", () => {

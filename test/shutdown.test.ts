@@ -7,7 +7,6 @@ import { PROJECT_ROOT } from "../src/base/paths.js";
 import { freePort } from "./helpers/ports.js";
 import { SERVICE_ARGS } from "./helpers/process.js";
 
-
 describe("graceful shutdown", () => {
   it("finishes in-flight requests, stops accepting, and exits 0 on SIGTERM", async () => {
     const stub = await startStubUpstreams({ scenario: "calm", now: () => new Date(), delayMs: 1500 });

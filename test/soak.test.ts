@@ -43,7 +43,13 @@ function mixedRequest(i: number, spots: readonly string[], dates: readonly strin
         "/mcp",
         {
           method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_conditions" },
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/call",
+            "mcp-name": "get_conditions",
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "get_conditions", arguments: { spot, from: date, to: date }, _meta: META } }),
         },
       ];

@@ -67,8 +67,7 @@ describe("ratings in conditions answers (through HTTP)", () => {
 });
 
 /** The score of visibility, swell at the spot and sustained wind, onshore, no gust reported, in daylight. */
-const scoreConditions = (visFt: number, swellFt: number, windKt: number, gustKt: number | null = null, onshore = 1, dark = false) =>
-  scoreOf({ visFt, swellFt, windKt, gustKt, onshore, dark });
+const scoreConditions = (visFt: number, swellFt: number, windKt: number, gustKt: number | null = null, onshore = 1, dark = false) => scoreOf({ visFt, swellFt, windKt, gustKt, onshore, dark });
 
 // A perfectly calm, clear reference: 80 ft of visibility, no swell, no wind scores the full 100.
 const CLEAR = 80;
@@ -81,7 +80,12 @@ describe("visibility is a hard cap (spec section 1; model: excellent needs 40 ft
   });
 
   it("never rates water under 40 ft excellent, however calm; 40 ft can be", () => {
-    for (const [vis, expected] of [[39.99, 79], [39.5, 79], [38, 79], [35, 77]] as const) {
+    for (const [vis, expected] of [
+      [39.99, 79],
+      [39.5, 79],
+      [38, 79],
+      [35, 77],
+    ] as const) {
       const { score, cappedBy } = scoreConditions(vis, FLAT, CALM);
       expect({ vis, score, cappedBy }).toEqual({ vis, score: expected, cappedBy: "visibility" });
       expect(specTier(score)).toBe("great");

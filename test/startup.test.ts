@@ -23,7 +23,12 @@ afterEach(() => {
 
 /** Starts the service (PORT=0) and collects stdout until `until` matches it. */
 function start(command: string, args: readonly string[], until: RegExp): Promise<string> {
-  const child = spawn(command, [...args], { cwd: PROJECT_ROOT, env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(command, [...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   children.push(child);
   let out = "";
   let err = "";
@@ -42,7 +47,13 @@ const SERVICE = [process.execPath, SERVICE_ARGS] as const;
 describe("the start-up block", () => {
   it.each(DATA_SOURCES)("names the front page, the API, /mcp, /docs, an example and the data (%s)", (mode) => {
     const block = startupBlock({ base: "http://localhost:3000", dataSource: mode, spots: 274, regions: 28, logLevel: "info" });
-    for (const url of ["http://localhost:3000/\n", "http://localhost:3000/api/v1/", "http://localhost:3000/mcp", "http://localhost:3000/docs", "curl 'http://localhost:3000/api/v1/conditions?spot=hanauma-bay'"]) {
+    for (const url of [
+      "http://localhost:3000/\n",
+      "http://localhost:3000/api/v1/",
+      "http://localhost:3000/mcp",
+      "http://localhost:3000/docs",
+      "curl 'http://localhost:3000/api/v1/conditions?spot=hanauma-bay'",
+    ]) {
       expect(block).toContain(url);
     }
     expect(block.replace(/\s+/g, " ")).toContain(DATA_MODE_WORDS[mode]);
@@ -55,7 +66,14 @@ describe("the start-up block", () => {
 
 describe("log lines on a terminal", () => {
   it("read as time, level, message and fields; anything not JSON passes through", () => {
-    const line = JSON.stringify({ level: 40, time: "2026-11-21T19:00:00.000Z", service: "ocean-conditions", upstream: "erddap", breaker: { from: "closed", to: "open" }, msg: "upstream erddap failed" });
+    const line = JSON.stringify({
+      level: 40,
+      time: "2026-11-21T19:00:00.000Z",
+      service: "ocean-conditions",
+      upstream: "erddap",
+      breaker: { from: "closed", to: "open" },
+      msg: "upstream erddap failed",
+    });
     expect(readableLine(line)).toMatch(/^\d\d:\d\d:\d\d WARN {2}upstream erddap failed {2}upstream=erddap breaker=\{"from":"closed","to":"open"\}\n$/);
     expect(readableLine("not json\n")).toBe("not json\n");
   });
@@ -78,7 +96,6 @@ describe("npm start's entry", () => {
     expect(entry.toString("latin1")).toMatch(/\\u2013/);
   });
 
-
   it("logs JSON lines only when stdout is not a terminal", async () => {
     const out = await start(...SERVICE, /"msg":"listening"/);
     const lines = out.trim().split("\n");
@@ -90,19 +107,23 @@ describe("npm start's entry", () => {
     expect(res.status).toBe(200);
   }, 120_000);
 
-  it.skipIf(!existsSync("/usr/bin/script"))("prints the block on a terminal, with the port it took, and the example answers", async () => {
-    // util-linux `script` gives the service a pseudo-terminal as stdout.
-    const cmd = `${SERVICE[0]} ${SERVICE[1].join(" ")}`;
-    const out = await start("script", ["-qfec", cmd, "/dev/null"], /warmed up: ready/);
-    // Log lines after the block are readable, not JSON.
-    expect(out).toMatch(/\d\d:\d\d:\d\d INFO {2}warmed up: ready {2}ms=\d+/);
-    expect(out).not.toMatch(/\{"level":/);
-    expect(out).toMatch(/ocean-conditions \d+\.\d+\.\d+: dive and snorkel conditions, \d+ spots in \d+ regions/);
-    expect(out).toContain(DATA_MODE_WORDS.offline.split(" ").slice(0, 4).join(" "));
-    expect(out).not.toMatch(/"msg":"listening"/);
-    const example = /curl '(http:\/\/localhost:(\d+)\/api\/v1\/conditions\?spot=hanauma-bay)'/.exec(out);
-    expect(example?.[2]).not.toBe("0");
-    const res = await fetch(example![1]!.replace("localhost", "127.0.0.1"));
-    expect(res.status).toBe(200);
-  }, 120_000);
+  it.skipIf(!existsSync("/usr/bin/script"))(
+    "prints the block on a terminal, with the port it took, and the example answers",
+    async () => {
+      // util-linux `script` gives the service a pseudo-terminal as stdout.
+      const cmd = `${SERVICE[0]} ${SERVICE[1].join(" ")}`;
+      const out = await start("script", ["-qfec", cmd, "/dev/null"], /warmed up: ready/);
+      // Log lines after the block are readable, not JSON.
+      expect(out).toMatch(/\d\d:\d\d:\d\d INFO {2}warmed up: ready {2}ms=\d+/);
+      expect(out).not.toMatch(/\{"level":/);
+      expect(out).toMatch(/ocean-conditions \d+\.\d+\.\d+: dive and snorkel conditions, \d+ spots in \d+ regions/);
+      expect(out).toContain(DATA_MODE_WORDS.offline.split(" ").slice(0, 4).join(" "));
+      expect(out).not.toMatch(/"msg":"listening"/);
+      const example = /curl '(http:\/\/localhost:(\d+)\/api\/v1\/conditions\?spot=hanauma-bay)'/.exec(out);
+      expect(example?.[2]).not.toBe("0");
+      const res = await fetch(example![1]!.replace("localhost", "127.0.0.1"));
+      expect(res.status).toBe(200);
+    },
+    120_000,
+  );
 });

@@ -92,35 +92,39 @@ describe("a log reader that stops reading", () => {
 describe("npm start under a supervisor", () => {
   // npm runs the start script through a shell; SIGTERM to npm ends npm and the shell, and the server
   // used to be handed to init and keep serving on its port, so a restart failed with EADDRINUSE.
-  it.each(["SIGTERM", "SIGKILL"] as const)("%s to the npm process ends the server and frees its port", async (signal) => {
-    const port = await freePort();
-    const npm = spawn("npm", ["start", "--silent"], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    npm.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-    const base = `http://127.0.0.1:${port}`;
-    let serverPid: number | undefined;
-    try {
-      // The first start may compile the build (prestart).
-      await expect.poll(() => out.includes('"msg":"listening"'), { timeout: 150_000, interval: 200 }).toBe(true);
-      // The server is below npm (and the shell npm starts), not npm itself.
-      serverPid = descendants(npm.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dist/src/main.js"));
-      expect(serverPid).toBeDefined();
-      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  it.each(["SIGTERM", "SIGKILL"] as const)(
+    "%s to the npm process ends the server and frees its port",
+    async (signal) => {
+      const port = await freePort();
+      const npm = spawn("npm", ["start", "--silent"], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_SOURCE: "offline", LOG_LEVEL: "info" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      npm.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+      const base = `http://127.0.0.1:${port}`;
+      let serverPid: number | undefined;
+      try {
+        // The first start may compile the build (prestart).
+        await expect.poll(() => out.includes('"msg":"listening"'), { timeout: 150_000, interval: 200 }).toBe(true);
+        // The server is below npm (and the shell npm starts), not npm itself.
+        serverPid = descendants(npm.pid!).find((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dist/src/main.js"));
+        expect(serverPid).toBeDefined();
+        expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
-      // SIGKILL leaves npm's shell behind, still the server's parent: the server watches npm itself.
-      npm.kill(signal);
-      await expect.poll(() => out.includes('"msg":"shut down cleanly"'), { timeout: 30_000, interval: 200 }).toBe(true);
-      await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? "closed", { timeout: 30_000, interval: 200 }).toBe("closed");
-      await expect.poll(() => alive(serverPid!), { timeout: 30_000, interval: 200 }).toBe(false);
-    } finally {
-      npm.kill("SIGKILL");
-      if (serverPid !== undefined && alive(serverPid)) process.kill(serverPid, "SIGKILL");
-    }
-  }, 240_000);
+        // SIGKILL leaves npm's shell behind, still the server's parent: the server watches npm itself.
+        npm.kill(signal);
+        await expect.poll(() => out.includes('"msg":"shut down cleanly"'), { timeout: 30_000, interval: 200 }).toBe(true);
+        await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => null))?.status ?? "closed", { timeout: 30_000, interval: 200 }).toBe("closed");
+        await expect.poll(() => alive(serverPid!), { timeout: 30_000, interval: 200 }).toBe(false);
+      } finally {
+        npm.kill("SIGKILL");
+        if (serverPid !== undefined && alive(serverPid)) process.kill(serverPid, "SIGKILL");
+      }
+    },
+    240_000,
+  );
 });
 
 /** Every process below `pid` (Linux /proc). */

@@ -195,10 +195,12 @@ describe("through the service and the emulator", () => {
 });
 
 describe("the emulator's sea level", () => {
-  it("is a small tide in metres, in whole centimetres, and all null with unit \"undefined\" outside the sea mask", async () => {
+  it('is a small tide in metres, in whole centimetres, and all null with unit "undefined" outside the sea mask', async () => {
     const stub = await startStubUpstreams({ scenario: "coastal-nulls", latencyScale: 0, now: () => new Date(START) });
     try {
-      const res = await fetch(`${stub.env.OPEN_METEO_MARINE_URL}?latitude=28.572,28.5&longitude=34.542,34.5&hourly=swell_wave_height,sea_level_height_msl&timezone=GMT&past_days=6&forecast_days=8&cell_selection=sea`);
+      const res = await fetch(
+        `${stub.env.OPEN_METEO_MARINE_URL}?latitude=28.572,28.5&longitude=34.542,34.5&hourly=swell_wave_height,sea_level_height_msl&timezone=GMT&past_days=6&forecast_days=8&cell_selection=sea`,
+      );
       expect(res.status).toBe(200);
       const [a, b] = (await res.json()) as { hourly_units: Record<string, string>; hourly: Record<string, (number | null)[]> }[];
       expect(a!.hourly_units.sea_level_height_msl).toBe("m");

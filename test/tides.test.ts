@@ -60,7 +60,10 @@ describe("the highs and lows search against @neaps/tide-predictor's own", () => 
       const lo = k * STEP;
       const hi = lo + STEP;
       const { extremes } = p.getExtremesPrediction({ start: new Date(lo - DAY), end: new Date(hi + DAY), datum: "MLLW", units: "feet" });
-      const reference = alternateExtremes(extremes.map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level })), curve);
+      const reference = alternateExtremes(
+        extremes.map((e) => ({ type: e.high ? "high" : "low", time: e.time, heightFt: e.level })),
+        curve,
+      );
       out.push(...applySubordinateOffsets(reference, st.offsets).filter((e) => e.time.getTime() >= Math.max(lo, from) && e.time.getTime() < Math.min(hi, to)));
     }
     return out;
@@ -88,7 +91,10 @@ describe("the highs and lows search against @neaps/tide-predictor's own", () => 
     for (const [id, st] of catalogue) {
       const theirs = library(st);
       const ours = source.extremesSync(id, new Date(from), new Date(to - 1))!.events;
-      for (const [a, b, side] of [[theirs, ours, "the library's"], [ours, theirs, "ours"]] as const) {
+      for (const [a, b, side] of [
+        [theirs, ours, "the library's"],
+        [ours, theirs, "ours"],
+      ] as const) {
         a.forEach((e, i) => {
           const twin = near(b, e.time.getTime(), 2 * 60_000).find((x) => x.type === e.type);
           const what = `${id}: ${side} ${e.type} at ${e.time.toISOString()}, ${e.heightFt.toFixed(3)} ft`;

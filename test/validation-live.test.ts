@@ -24,7 +24,12 @@ afterEach(async () => {
 
 /** A few regions of different sizes (Dahab has 4 spots: a day of observations is under the minimum). */
 const REGIONS = ["us-hi-oahu", "eg-js-dahab", "za-wc-cape-peninsula"];
-const catalog = () => new Catalog(Catalog.readRecords().filter((r) => REGIONS.includes(r.id)).map((r) => ({ ...r, decision_support: "full" as const })));
+const catalog = () =>
+  new Catalog(
+    Catalog.readRecords()
+      .filter((r) => REGIONS.includes(r.id))
+      .map((r) => ({ ...r, decision_support: "full" as const })),
+  );
 
 async function emulator(now: () => Date): Promise<StubUpstreams> {
   const stub = await startStubUpstreams({ scenario: "calm", now, delayMs: 0, latencyScale: TEST_LATENCY_SCALE });

@@ -108,12 +108,20 @@ describe("region skill", () => {
     const worse = await regionValidation(region, store, now);
     expect({ vs: worse.response_vs_climatology, factor: worse.confidence_factor }).toEqual({ vs: "worse", factor: WORSE_THAN_CLIMATOLOGY_FACTOR });
     expect(WORSE_THAN_CLIMATOLOGY_FACTOR).toBeLessThan(1);
-    await store.add("good", swings.map((d, i) => pair("a", i, 60 + d, 60 + d, 60, "good")), T0 + 10 * DAY);
+    await store.add(
+      "good",
+      swings.map((d, i) => pair("a", i, 60 + d, 60 + d, 60, "good")),
+      T0 + 10 * DAY,
+    );
     const better = await regionValidation({ id: "good", name: "Good" } as typeof region, store, now);
     expect({ vs: better.response_vs_climatology, factor: better.confidence_factor }).toEqual({ vs: "better", factor: 1 });
     // A response that ranks the days right but moves three times too far has the larger anomaly
     // error, yet is not called worse: its rank correlation is clearly positive.
-    await store.add("overshoot", swings.map((d, i) => pair("a", i, 60 + 3 * d, 60 + d, 60, "overshoot")), T0 + 10 * DAY);
+    await store.add(
+      "overshoot",
+      swings.map((d, i) => pair("a", i, 60 + 3 * d, 60 + d, 60, "overshoot")),
+      T0 + 10 * DAY,
+    );
     const overshoot = regionSkill(await store.list("overshoot", 0));
     expect(overshoot.model!.anomaly_median_abs_error_ft!).toBeGreaterThan(overshoot.climatology!.anomaly_median_abs_error_ft!);
     expect(overshoot.model!.anomaly_rank_correlation!.low).toBeGreaterThan(0);
@@ -270,7 +278,11 @@ describe("GET /api/v1/validation without satellite data", () => {
     const many = await Promise.all(Array.from({ length: 8 }, () => svc.get(VALIDATION_PATH)));
     expect(new Set(many.map((r) => r.headers.get("etag")))).toEqual(new Set([etag]));
     const now = svc.clock.now().getTime();
-    await svc.ctx.validation.store.add("us-hi-maui", [{ ...pair("molokini-crater", 0, 60, 62, 60, "us-hi-maui"), observedAt: now - 9 * DAY, date: new Date(now - 9 * DAY).toISOString().slice(0, 10) }], now);
+    await svc.ctx.validation.store.add(
+      "us-hi-maui",
+      [{ ...pair("molokini-crater", 0, 60, 62, 60, "us-hi-maui"), observedAt: now - 9 * DAY, date: new Date(now - 9 * DAY).toISOString().slice(0, 10) }],
+      now,
+    );
     const changed = await svc.json<Report>(VALIDATION_PATH);
     expect(changed.res.headers.get("etag")).not.toBe(etag);
     expect(byRegion(changed.body)["us-hi-maui"]!.pairs).toBe(1);
@@ -312,15 +324,21 @@ describe("GET /api/v1/validation without satellite data", () => {
   });
 
   it("a region whose response does worse than climatology has its picks' model confidence lowered, and only that region", async () => {
-    const ask = async () => (await svc.json<{ picks: { spot: { region: { id: string } }; confidence: { factors: { model: number } } }[] }>("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu&limit=3")).body.picks;
-    const mauiModel = async () => (await svc.json<{ picks: { confidence: { factors: { model: number } } }[] }>("/api/v1/recommendations?activity=snorkel&region=us-hi-maui&limit=1")).body.picks[0]!.confidence.factors.model;
+    const ask = async () =>
+      (await svc.json<{ picks: { spot: { region: { id: string } }; confidence: { factors: { model: number } } }[] }>("/api/v1/recommendations?activity=snorkel&region=us-hi-oahu&limit=3")).body.picks;
+    const mauiModel = async () =>
+      (await svc.json<{ picks: { confidence: { factors: { model: number } } }[] }>("/api/v1/recommendations?activity=snorkel&region=us-hi-maui&limit=1")).body.picks[0]!.confidence.factors.model;
     const before = await ask();
     const mauiBefore = await mauiModel();
     expect(before.length).toBeGreaterThan(0);
     // Ten days of observations that move against the model at one Oʻahu spot.
     const now = svc.clock.now().getTime();
     const swings = [-10, 5, 0, 12, -4, 8, -6, 3, -2, 9];
-    await svc.ctx.validation.store.add("us-hi-oahu", swings.map((d, i) => ({ ...pair("hanauma-bay", 0, 60 - d, 60 + d, 60, "us-hi-oahu"), observedAt: now - (i + 7) * DAY, date: new Date(now - (i + 7) * DAY).toISOString().slice(0, 10) })), now);
+    await svc.ctx.validation.store.add(
+      "us-hi-oahu",
+      swings.map((d, i) => ({ ...pair("hanauma-bay", 0, 60 - d, 60 + d, 60, "us-hi-oahu"), observedAt: now - (i + 7) * DAY, date: new Date(now - (i + 7) * DAY).toISOString().slice(0, 10) })),
+      now,
+    );
     const oahu = byRegion(await svc.json<Report>(VALIDATION_PATH).then((r) => r.body))["us-hi-oahu"]!;
     expect({ vs: oahu.response_vs_climatology, factor: oahu.confidence_factor }).toEqual({ vs: "worse", factor: WORSE_THAN_CLIMATOLOGY_FACTOR });
     // A new hour: the answer is built again, with the factor read from the record.
@@ -331,7 +349,12 @@ describe("GET /api/v1/validation without satellite data", () => {
   });
 
   it("is in the OpenAPI document with its body schema", async () => {
-    const doc = (await svc.json<{ paths: Record<string, { get: { operationId: string; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> } }>; components: { schemas: Record<string, unknown> } }>("/openapi.json")).body;
+    const doc = (
+      await svc.json<{
+        paths: Record<string, { get: { operationId: string; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> } }>;
+        components: { schemas: Record<string, unknown> };
+      }>("/openapi.json")
+    ).body;
     const op = doc.paths[VALIDATION_PATH]!.get;
     expect(op.operationId).toBe("getValidation");
     expect(op.responses["200"]!.content!["application/json"]!.schema.$ref).toBe("#/components/schemas/Validation");

@@ -84,9 +84,7 @@ describe("the lead sentence", () => {
 
   it("names the cap that set the score", () => {
     const capped = (cappedBy: ScoreBreakdown["cappedBy"]) => breakdown({ cappedBy, lost: { visibility: 20, swell: 0, wind: 0 } });
-    expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6, swellFt: 0.5 })).toBe(
-      `Visibility near 20 ft caps this at fair despite flat seas. ${LIVE}`,
-    );
+    expect(why({ breakdown: capped("visibility"), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6, swellFt: 0.5 })).toBe(`Visibility near 20 ft caps this at fair despite flat seas. ${LIVE}`);
     // Calm wind but swell that cost points: no "calm seas", and no wind words either.
     expect(why({ breakdown: breakdown({ cappedBy: "visibility", points: { visibility: 10, swell: 20, wind: 20 } }), rating: "fair", visFt: 19.6, windKt: 3, gustKt: 4.6 })).toBe(
       `Visibility near 20 ft caps this at fair. ${LIVE}`,
@@ -112,9 +110,7 @@ describe("the opening and where the numbers come from", () => {
   });
 
   it("says when a window starts before sunrise, and caps a wholly dark one at good", () => {
-    expect(why({ sunrise: "06:42", rating: "great", breakdown: breakdown({ lost: { visibility: 0, swell: 0, wind: 10 } }) })).toContain(
-      ". The window starts before sunrise (06:42). Visibility:",
-    );
+    expect(why({ sunrise: "06:42", rating: "great", breakdown: breakdown({ lost: { visibility: 0, swell: 0, wind: 10 } }) })).toContain(". The window starts before sunrise (06:42). Visibility:");
     expect(why({ night: true, rating: "good", breakdown: breakdown({ cappedBy: "light" }) })).toBe(
       `Dark throughout the window, which caps this at good (visibility around 62 ft, swell 1.3 ft, 3 kt wind). ${LIVE}`,
     );
@@ -150,20 +146,7 @@ describe("season names", () => {
 
   it("names every month in full", () => {
     const months = Array.from({ length: 12 }, (_, i) => seasonOf(`2026-${String(i + 1).padStart(2, "0")}-15`));
-    expect(months).toEqual([
-      "mid-January",
-      "mid-February",
-      "mid-March",
-      "mid-April",
-      "mid-May",
-      "mid-June",
-      "mid-July",
-      "mid-August",
-      "mid-September",
-      "mid-October",
-      "mid-November",
-      "mid-December",
-    ]);
+    expect(months).toEqual(["mid-January", "mid-February", "mid-March", "mid-April", "mid-May", "mid-June", "mid-July", "mid-August", "mid-September", "mid-October", "mid-November", "mid-December"]);
   });
 
   it("labels a seasonal tier beside its name, and recognises that label", () => {

@@ -148,7 +148,8 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
       const delayMs = m.delayMin * 60_000;
       const init = Math.floor((t - delayMs) / intervalMs) * intervalMs;
       let run = { initialisedAt: init, availableAt: init + delayMs, intervalS: m.intervalS };
-      for (const extra of extraRuns.get(model) ?? []) if (extra <= t && extra > run.availableAt) run = { initialisedAt: Math.floor(extra / HOUR_MS) * HOUR_MS, availableAt: extra, intervalS: m.intervalS };
+      for (const extra of extraRuns.get(model) ?? [])
+        if (extra <= t && extra > run.availableAt) run = { initialisedAt: Math.floor(extra / HOUR_MS) * HOUR_MS, availableAt: extra, intervalS: m.intervalS };
       return run;
     },
     publishRun(model, at) {
@@ -401,7 +402,12 @@ export async function startStubUpstreams(opts: StubOptions = {}): Promise<StubUp
     if (!c) return send(res, 400, "text/plain", `Error {\n    code=400;\n    message="Bad Request: Query error: unrecognized constraint ${q}";\n}\n`);
     const [lat0, lat1, lon0, lon1] = c.slice(1, 5).map(Number) as [number, number, number, number];
     if (ds.latDescending !== lat0 > lat1) {
-      return send(res, axisRefusalStatus, "text/plain", `Error {\n    code=400;\n    message="Bad Request: Query error: For variable=kd_490 axis#2=latitude Constraint=\\"[(${lat0}):1:(${lat1})]\\": StartIndex=40 is greater than StopIndex=0.";\n}\n`);
+      return send(
+        res,
+        axisRefusalStatus,
+        "text/plain",
+        `Error {\n    code=400;\n    message="Bad Request: Query error: For variable=kd_490 axis#2=latitude Constraint=\\"[(${lat0}):1:(${lat1})]\\": StartIndex=40 is greater than StopIndex=0.";\n}\n`,
+      );
     }
     const time = Math.floor(now.getTime() / DAY_MS) * DAY_MS - ds.lagDays * DAY_MS + 12 * HOUR_MS;
     const step = ds.stepDeg;

@@ -34,8 +34,16 @@ export const config = {
     `${DEFAULT_RADIUS_KM}, max ${MAX_RADIUS_KM}). Units: ft, kt, °F. Surf is not ranked.`,
   inputSchema: z.object({
     ...destinationInputShape("best day at just this spot"),
-    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe("First spot-local date; default today; a past date is clamped to today"),
-    to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe(`Last spot-local date, inclusive; default from + ${MAX_RANGE_DAYS - 1}`),
+    from: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .describe("First spot-local date; default today; a past date is clamped to today"),
+    to: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .describe(`Last spot-local date, inclusive; default from + ${MAX_RANGE_DAYS - 1}`),
   }),
   outputSchema: BestDaySchema,
 };
@@ -154,12 +162,28 @@ function renderBestDay(query: BestDayQuery, decision: BestDayDecision, ctx: Serv
   const blankDays = (summary: string) => dates.map((date) => ({ date, date_label: dateLabel(date, today), score: null, rating: null, spot: null, best_window: null, summary }));
   if (decision.kind === "early") {
     const e = decision.early;
-    return { ...base, ...unrankedFields(e), best: null, runner_up: null, days: blankDays(e.message), cards: [], card_markdown: picksMarkdown(`Best day for ${q.activity.label.toLowerCase()}`, [], ctx.links.base, e.message) };
+    return {
+      ...base,
+      ...unrankedFields(e),
+      best: null,
+      runner_up: null,
+      days: blankDays(e.message),
+      cards: [],
+      card_markdown: picksMarkdown(`Best day for ${q.activity.label.toLowerCase()}`, [], ctx.links.base, e.message),
+    };
   }
   const title = `Best day for ${q.activity.label.toLowerCase()} in ${decision.region}`;
   if (decision.kind === "declined") {
     const { declined } = decision;
-    return { ...base, ...declined, best: null, runner_up: null, days: blankDays(notRankedSentence(decision.region)), cards: [], card_markdown: picksMarkdown(title, [], ctx.links.base, declined.message) };
+    return {
+      ...base,
+      ...declined,
+      best: null,
+      runner_up: null,
+      days: blankDays(notRankedSentence(decision.region)),
+      cards: [],
+      card_markdown: picksMarkdown(title, [], ctx.links.base, declined.message),
+    };
   }
   const [winner = null, second = null] = decision.ranked;
   const best = winner
@@ -170,7 +194,10 @@ function renderBestDay(query: BestDayQuery, decision: BestDayDecision, ctx: Serv
     : null;
   const days = decision.results.map((r) => daySummary(r, query, decision.screened, ctx));
   const message = best ? bestMessage(query, best, winner!, decision) : noBestMessage(query, decision, ctx);
-  const strip = days.map((d) => `| ${d.date_label} | ${d.rating ?? "–"} | ${d.score ?? "–"} | ${d.spot ? mdEscape(d.spot.name) : "–"} | ${d.best_window ? `${d.best_window.start_local}–${d.best_window.end_local}` : "–"} |`);
+  const strip = days.map(
+    (d) =>
+      `| ${d.date_label} | ${d.rating ?? "–"} | ${d.score ?? "–"} | ${d.spot ? mdEscape(d.spot.name) : "–"} | ${d.best_window ? `${d.best_window.start_local}–${d.best_window.end_local}` : "–"} |`,
+  );
   return {
     ...base,
     generated_at: decisionDataTime(ctx, dest, decision.dataTimes),
@@ -202,7 +229,11 @@ function consideredOf(query: BestDayQuery, decision: Ranked): BestDayJson["consi
     skipped: [
       ...screened.eligible
         .filter((e) => !everScored.has(e.candidate.spot.id) && !results.every((r) => r.closed.some((x) => x.spot.id === e.candidate.spot.id)))
-        .map((e) => ({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data" as const, note: `No scored daylight period between ${query.from} and ${query.to}.` })),
+        .map((e) => ({
+          spot: { id: e.candidate.spot.id, name: e.candidate.spot.name },
+          reason: "no_daylight_data" as const,
+          note: `No scored daylight period between ${query.from} and ${query.to}.`,
+        })),
       ...overLimit,
     ],
   };
@@ -250,7 +281,11 @@ function bestMessage(query: BestDayQuery, best: NonNullable<BestDayJson["best"]>
     `Best day for ${q.activity.label.toLowerCase()} in ${decision.region} between ${from} and ${to}: ${best.date_label} (${best.date}) at ${best.spot.name}, ` +
     `${best.rating} (${best.score}${seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${best.best_window.start_local}–${best.best_window.end_local}.` +
     (seasonal
-      ? ` ${seasonalDaysSentence(best.date, decision.screened.eligible.some((e) => e.candidate.spot.tide_station !== null), decision.results.some((r) => r.closed.length > 0))}`
+      ? ` ${seasonalDaysSentence(
+          best.date,
+          decision.screened.eligible.some((e) => e.candidate.spot.tide_station !== null),
+          decision.results.some((r) => r.closed.length > 0),
+        )}`
       : "")
   );
 }

@@ -33,7 +33,11 @@ export const config = {
     `daylight has passed), up to ${HORIZON_DAYS - 1} days ahead; limit 1-${MAX_PICKS}, default ${DEFAULT_LIMIT}. Surf is not ranked.`,
   inputSchema: z.object({
     ...destinationInputShape("judge just this spot"),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().describe("Spot-local date YYYY-MM-DD, today through today + 6"),
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .describe("Spot-local date YYYY-MM-DD, today through today + 6"),
     limit: z.number().int().min(1).max(MAX_PICKS).optional().describe(`Picks to return, 1-${MAX_PICKS}; default ${DEFAULT_LIMIT}`),
   }),
   outputSchema: RecommendationSchema,
@@ -98,9 +102,7 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   }
   const day = await evaluateDay(screened, date, q.activity, ctx);
   for (const c of dest.overLimit) day.considered.skipped.push({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit", note: "Beyond the 20 spots considered per call." });
-  const picks = day.options.slice(0, limit).map((o, i) =>
-    buildPick(ctx, i + 1, o, { activity: q.activity, date, today, point: dest.point, regulationsReadable: regulations.readable }),
-  );
+  const picks = day.options.slice(0, limit).map((o, i) => buildPick(ctx, i + 1, o, { activity: q.activity, date, today, point: dest.point, regulationsReadable: regulations.readable }));
 
   const notes: string[] = [];
   if (rolled) notes.push(`Today's daylight windows have passed, so ${picks.length > 0 ? "these picks are" : "this answer is"} for tomorrow (${date}).`);

@@ -42,9 +42,7 @@ export function listSpots(input: ListSpotsInput, ctx: ServiceContext): SpotListJ
   return {
     schema: "service.spots.v1",
     source: ctx.source,
-    regions: ctx.catalog.regions
-      .filter((r) => regionIds.has(r.id))
-      .map((r) => ({ ...regionRef(r), spot_count: spots.filter((s) => s.region.id === r.id).length })),
+    regions: ctx.catalog.regions.filter((r) => regionIds.has(r.id)).map((r) => ({ ...regionRef(r), spot_count: spots.filter((s) => s.region.id === r.id).length })),
     spots: spots.map((s) => ({
       id: s.id,
       name: s.name,

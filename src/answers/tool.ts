@@ -74,8 +74,7 @@ export function advertisedInput(schema: z.ZodObject): StandardWithJson {
     "~standard": {
       version: 1,
       vendor: "ocean-conditions",
-      validate: (value) =>
-        typeof value === "object" && value !== null && !Array.isArray(value) ? { value } : { issues: [{ message: "arguments must be an object" }] },
+      validate: (value) => (typeof value === "object" && value !== null && !Array.isArray(value) ? { value } : { issues: [{ message: "arguments must be an object" }] }),
       jsonSchema: { input: json, output: json },
     },
   };

@@ -48,7 +48,32 @@ export function redisMemoryState(redis: Redis | null): RedisMemoryState {
 const breakers = new WeakMap<Redis, { up: boolean; full: boolean }>();
 
 /** Commands that never need memory: their success says nothing about whether writes are accepted. */
-const READS = new Set(["get", "mget", "pttl", "ttl", "exists", "smembers", "sismember", "scard", "zscore", "zcard", "zrange", "info", "ping", "keys", "scan", "subscribe", "psubscribe", "unsubscribe", "punsubscribe", "multi", "client", "select", "hello", "auth"]);
+const READS = new Set([
+  "get",
+  "mget",
+  "pttl",
+  "ttl",
+  "exists",
+  "smembers",
+  "sismember",
+  "scard",
+  "zscore",
+  "zcard",
+  "zrange",
+  "info",
+  "ping",
+  "keys",
+  "scan",
+  "subscribe",
+  "psubscribe",
+  "unsubscribe",
+  "punsubscribe",
+  "multi",
+  "client",
+  "select",
+  "hello",
+  "auth",
+]);
 
 /** An OOM refusal, on its own or inside a transaction's EXECABORT. */
 function isOom(err: unknown): boolean {
@@ -105,7 +130,10 @@ export function connectRedis(url: string, log: Logger): Redis {
           if (settled) return;
           command.reject(new Error(TIMED_OUT));
           if (!breaker.up) return;
-          down("redis not answering: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory", `${command.name}: no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`);
+          down(
+            "redis not answering: rate limits, upstream answers, leases and upstream limits fall back to this instance's memory",
+            `${command.name}: no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`,
+          );
           // Destroyed, not ended: a hung server never acknowledges a polite close. The client then
           // fails what is in flight and reconnects on its own.
           redis.stream.destroy();
@@ -129,7 +157,10 @@ export function connectRedis(url: string, log: Logger): Redis {
         done();
         if (isOom(err) && !breaker.full) {
           breaker.full = true;
-          log.warn({ err: (err as Error).message }, "redis out of memory: it refuses writes; rate limits and upstream answers fall back to this instance's memory, key allotments fail closed. Raise maxmemory, or see docs/operations.md");
+          log.warn(
+            { err: (err as Error).message },
+            "redis out of memory: it refuses writes; rate limits and upstream answers fall back to this instance's memory, key allotments fail closed. Raise maxmemory, or see docs/operations.md",
+          );
         }
       },
     );

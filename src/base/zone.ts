@@ -124,10 +124,7 @@ export function formatOffset(minutes: number): string {
 export function isoWithOffset(t: Date, timeZone: string): string {
   const off = offsetMinutes(t, timeZone);
   const s = new Date(t.getTime() + off * 60_000);
-  return (
-    `${dateString(s.getUTCFullYear(), s.getUTCMonth() + 1, s.getUTCDate())}` +
-    `T${pad2(s.getUTCHours())}:${pad2(s.getUTCMinutes())}:${pad2(s.getUTCSeconds())}${formatOffset(off)}`
-  );
+  return `${dateString(s.getUTCFullYear(), s.getUTCMonth() + 1, s.getUTCDate())}` + `T${pad2(s.getUTCHours())}:${pad2(s.getUTCMinutes())}:${pad2(s.getUTCSeconds())}${formatOffset(off)}`;
 }
 
 /** "HH:MM" wall-clock time of `t` in the zone. */

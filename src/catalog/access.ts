@@ -24,9 +24,7 @@ export function closureOn(access: readonly AccessRule[], date: string): Closure 
 
 /** Reservations and permits that apply to the activity (all of them when the activity is unranked). */
 export function requirementsFor(access: readonly AccessRule[], activity: RankedActivity | null): Requirement[] {
-  return access.filter(
-    (r): r is Requirement => (r.kind === "reservation" || r.kind === "permit") && (activity === null || !r.activities || r.activities.includes(activity)),
-  );
+  return access.filter((r): r is Requirement => (r.kind === "reservation" || r.kind === "permit") && (activity === null || !r.activities || r.activities.includes(activity)));
 }
 
 /** Inclusive MM-DD window; a window whose start is after its end runs across the new year. */

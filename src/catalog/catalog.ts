@@ -40,7 +40,6 @@ export interface SpotWithDistance {
   distanceKm: number;
 }
 
-
 export class Catalog {
   readonly regions: readonly Region[];
   readonly spots: readonly Spot[];
@@ -125,9 +124,7 @@ export class Catalog {
 
   /** All spots sorted by distance from a point, nearest first. */
   byDistance(lat: number, lon: number, spots: readonly Spot[] = this.spots): SpotWithDistance[] {
-    return spots
-      .map((spot) => ({ spot, distanceKm: distanceKm(lat, lon, spot.lat, spot.lon) }))
-      .sort((a, b) => a.distanceKm - b.distanceKm || byCodeUnit(a.spot.id, b.spot.id));
+    return spots.map((spot) => ({ spot, distanceKm: distanceKm(lat, lon, spot.lat, spot.lon) })).sort((a, b) => a.distanceKm - b.distanceKm || byCodeUnit(a.spot.id, b.spot.id));
   }
 
   nearest(lat: number, lon: number): SpotWithDistance {

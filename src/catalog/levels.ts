@@ -53,10 +53,7 @@ export const UNCOUNTED_REASONS: Record<Uncounted, { one: string; many: string }>
 };
 
 /** What the rule reads of a spot: its levels, its references, its closures and its habitat. */
-export type LevelSpot = Pick<
-  SpotRecord,
-  "id" | "name" | "clarity_ft" | "clarity_kind" | "visibility_refs" | "access" | "typical_depth_m" | "bottom" | "runoff" | "swell_exposure"
->;
+export type LevelSpot = Pick<SpotRecord, "id" | "name" | "clarity_ft" | "clarity_kind" | "visibility_refs" | "access" | "typical_depth_m" | "bottom" | "runoff" | "swell_exposure">;
 
 /** Null when the reference counts for the spot; otherwise why not. */
 export function uncounted(
@@ -247,7 +244,8 @@ export function regionLevels(
   const enough = calibrated >= FULL_MIN_CALIBRATED;
   const responseChecked = region.response_check !== null;
   const reasons: string[] = [];
-  if (!enough) reasons.push(`${calibrated} of its ${spots.length} spots ${calibrated === 1 ? "has" : "have"} a typical visibility calibrated to published figures (${FULL_MIN_CALIBRATED} needed to rank)`);
+  if (!enough)
+    reasons.push(`${calibrated} of its ${spots.length} spots ${calibrated === 1 ? "has" : "have"} a typical visibility calibrated to published figures (${FULL_MIN_CALIBRATED} needed to rank)`);
   if (!responseChecked) reasons.push("its spots' exposure, depths and runoff have not yet been checked against a map or a source");
   return {
     id: region.id,
@@ -322,8 +320,6 @@ export function habitatSpreads(spots: readonly SpotLevel[]): HabitatSpreads {
 /** The band of a spot: its pooled ranges when calibrated, else its habitat's spread around each month's level. */
 export function visibilityBand(level: SpotLevel, spreads: HabitatSpreads): VisibilityBand {
   const spread = spreads[level.habitat] ?? FALLBACK_SPREAD;
-  const ranges = level.months.map((m) =>
-    level.calibrated && m.range !== null ? { low: m.range.low, high: m.range.high } : { low: m.level_ft * spread.low, high: m.level_ft * spread.high },
-  );
+  const ranges = level.months.map((m) => (level.calibrated && m.range !== null ? { low: m.range.low, high: m.range.high } : { low: m.level_ft * spread.low, high: m.level_ft * spread.high }));
   return { ranges, publishers: level.calibrated ? level.publishers : 0, estimated: !level.calibrated };
 }

@@ -38,7 +38,11 @@ export function provenanceErrors(records: readonly RegionRecord[], areas: readon
           errors.push(`${where}: a visibility reference cites generated text (${v.source}); start its says with ${GENERATED_LEAD}`);
         }
       }
-      for (const [field, text] of [["clarity_source", s.clarity_source], ["notes", s.notes], ["coord.note", s.coord.note]] as const) {
+      for (const [field, text] of [
+        ["clarity_source", s.clarity_source],
+        ["notes", s.notes],
+        ["coord.note", s.coord.note],
+      ] as const) {
         for (const url of unmarkedGenerated(text, publishers)) errors.push(`${where}: its ${field} cites generated text (${url}) without ${GENERATED_LEAD} after the address`);
       }
       errors.push(...levelErrors(where, s, publishers));

@@ -49,7 +49,10 @@ export const DEFAULT_PUBLISHERS_FILE = join(DATA_DIR, "publishers.json");
 /** The key a URL is looked up by: its host without `www.` and its path. */
 export function matchKey(url: string): string {
   const u = new URL(url);
-  return `${u.hostname.toLowerCase().replace(/^www\./, "").replace(/\.$/, "")}${u.pathname}`;
+  return `${u.hostname
+    .toLowerCase()
+    .replace(/^www\./, "")
+    .replace(/\.$/, "")}${u.pathname}`;
 }
 
 export class Publishers {

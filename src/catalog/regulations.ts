@@ -31,9 +31,7 @@ const ProtectedAreasFile = z.object({ description: z.string(), areas: z.array(Pr
 
 export const DEFAULT_PROTECTED_AREAS_FILE = join(DATA_DIR, "protected-areas.json");
 
-export type Regulations =
-  | { readable: true; areasFor(spotId: string): readonly ProtectedArea[] }
-  | { readable: false; error: string };
+export type Regulations = { readable: true; areasFor(spotId: string): readonly ProtectedArea[] } | { readable: false; error: string };
 
 /** Loads the areas; returns `readable: false` (never throws) when the file is missing or invalid. */
 export function loadRegulations(catalog: Catalog, file = DEFAULT_PROTECTED_AREAS_FILE): Regulations {

@@ -64,7 +64,9 @@ function wordEdits(words: readonly string[], hay: readonly string[]): number | n
 
 /** A guess as its words, as an id (spaces and underscores as hyphens) and the typos allowed in that id. */
 function readGuess(guess: string): { words: string[]; id: string; budget: number } {
-  const id = fold(guess).trim().replace(/[\s_]+/g, "-");
+  const id = fold(guess)
+    .trim()
+    .replace(/[\s_]+/g, "-");
   return { words: wordsOf(guess), id, budget: typoBudget(id) };
 }
 

@@ -12,7 +12,9 @@ export function fold(s: string): string {
 
 /** The words of a text: runs of letters and digits, folded. */
 export function wordsOf(s: string): string[] {
-  return fold(s).split(/[^a-z0-9]+/).filter(Boolean);
+  return fold(s)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /** Every word of the query in the spot's name, its region's name or id, or its id (a word may be a prefix). */

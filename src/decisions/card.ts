@@ -32,7 +32,12 @@ export interface CardInput {
 /** The rules a spearfishing card's headline must carry where the spot lies (gear limits, rules not checked), or null. */
 function rulesTag(ctx: ServiceContext, c: CardInput): string | null {
   if (c.activity?.id !== "spearfish" || !ctx.regulations.readable) return null;
-  return spearfishingTag(ctx.regulations.areasFor(c.spot.id).filter((a) => a.designation === "rules_only").map(ruleOf));
+  return spearfishingTag(
+    ctx.regulations
+      .areasFor(c.spot.id)
+      .filter((a) => a.designation === "rules_only")
+      .map(ruleOf),
+  );
 }
 
 export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {

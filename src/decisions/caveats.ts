@@ -39,10 +39,7 @@ export function caveatsFor(c: CaveatContext): Caveat[] {
   const out: Caveat[] = [];
   const add = (code: CaveatCode, message: string) => out.push({ code, message });
   if (!c.levelCalibrated) {
-    add(
-      "visibility_estimated",
-      "Visibility is estimated, and this spot's typical visibility is our own judgement: no published figure that fits the spot was found. It can be off by a wide margin.",
-    );
+    add("visibility_estimated", "Visibility is estimated, and this spot's typical visibility is our own judgement: no published figure that fits the spot was found. It can be off by a wide margin.");
   } else if (c.visibilitySource === "heuristic") {
     add("visibility_estimated", "Visibility is estimated: the spot's typical visibility from published figures, moved by swell, wind and rain. It is not observed and can be off by a wide margin.");
   }
@@ -53,10 +50,7 @@ export function caveatsFor(c: CaveatContext): Caveat[] {
     add("marginal_conditions", `Conditions are rated ${c.rating}: expect poor visibility, surge or chop. Consider another day or spot, and only go if you are comfortable in these conditions.`);
   }
   if (c.snappedFrom) {
-    add(
-      "location_snapped",
-      `You asked about ${c.snappedFrom.lat}, ${c.snappedFrom.lon}; this is ${c.snappedFrom.spotName}, ${c.snappedFrom.distanceKm} km away.`,
-    );
+    add("location_snapped", `You asked about ${c.snappedFrom.lat}, ${c.snappedFrom.lon}; this is ${c.snappedFrom.spotName}, ${c.snappedFrom.distanceKm} km away.`);
   }
   if (c.activity.model === "proxy") {
     add("proxy_activity_model", `The score is the shared snorkel-calibrated score, not one made for ${c.activity.label.toLowerCase()}. ${c.activity.notScored}.`);

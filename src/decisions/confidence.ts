@@ -18,13 +18,7 @@ export function leadTimeFactor(daysAhead: number): number {
   return Math.max(LEAD_TIME_FLOOR, LEAD_TIME_DECAY_PER_DAY ** Math.max(0, daysAhead));
 }
 
-export function confidenceOf(input: {
-  model: number;
-  visibilitySource: "satellite" | "heuristic";
-  freshness: Freshness;
-  daysAhead: number;
-  activityFit: number;
-}): z.infer<typeof ConfidenceSchema> {
+export function confidenceOf(input: { model: number; visibilitySource: "satellite" | "heuristic"; freshness: Freshness; daysAhead: number; activityFit: number }): z.infer<typeof ConfidenceSchema> {
   const factors = {
     model: round(input.model, 2),
     visibility_source: VISIBILITY_SOURCE_FACTOR[input.visibilitySource],

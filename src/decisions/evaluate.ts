@@ -107,11 +107,7 @@ export function compareConditions(a: PeriodResult, b: PeriodResult, tieBreak: re
   if (a.score !== b.score) return (b.score ?? -1) - (a.score ?? -1);
   for (const t of tieBreak) {
     const d =
-      t === "clearer_water"
-        ? (b.visFt ?? 0) - (a.visFt ?? 0)
-        : t === "calm_wind"
-          ? (a.windKt ?? 99) - (b.windKt ?? 99)
-          : (a.swellFt ?? 99) - (b.swellFt ?? 99) || (a.windKt ?? 99) - (b.windKt ?? 99);
+      t === "clearer_water" ? (b.visFt ?? 0) - (a.visFt ?? 0) : t === "calm_wind" ? (a.windKt ?? 99) - (b.windKt ?? 99) : (a.swellFt ?? 99) - (b.swellFt ?? 99) || (a.windKt ?? 99) - (b.windKt ?? 99);
     if (d !== 0) return d;
   }
   return a.start.getTime() - b.start.getTime();
@@ -179,10 +175,7 @@ export async function evaluateDay(screenedForActivity: ScreenedCandidates, date:
     else skipped.push({ spot: { id: e.candidate.spot.id, name: e.candidate.spot.name }, reason: "no_daylight_data", note: `No scored daylight period on ${date}.` });
   });
   options.sort(
-    (a, b) =>
-      compareConditions(a.period, b.period, activity.tieBreak) ||
-      (a.candidate.distanceKm ?? 0) - (b.candidate.distanceKm ?? 0) ||
-      byCodeUnit(a.candidate.spot.id, b.candidate.spot.id),
+    (a, b) => compareConditions(a.period, b.period, activity.tieBreak) || (a.candidate.distanceKm ?? 0) - (b.candidate.distanceKm ?? 0) || byCodeUnit(a.candidate.spot.id, b.candidate.spot.id),
   );
   const dataTime = timed.reduce<Date | null>((t, f) => (t === null || f.generatedAt > t ? f.generatedAt : t), null);
   return { options, considered: { scored: options.length, excluded: screened.excluded, skipped }, dataTime };

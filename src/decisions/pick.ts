@@ -80,9 +80,7 @@ export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, 
     `${spot.name}: ${tier.label.toLowerCase()} (${p.score}/100${p.seasonal ? `, ${SEASONAL_NORM_LABEL}` : ""}) ${window.start_local}–${window.end_local} ${when}` +
     `, with about ${p.visFt} ft visibility, ${p.swellFt} ft of swell and ${Math.round(p.windKt ?? 0)} kt wind.` +
     (rulesTag ? ` Spearfishing here: ${rulesTag}.` : "");
-  const modelNote = [p.json.why, pc.activity.notScored ? `${pc.activity.notScored}: the shared snorkel-calibrated score is a proxy.` : null]
-    .filter(Boolean)
-    .join(" ");
+  const modelNote = [p.json.why, pc.activity.notScored ? `${pc.activity.notScored}: the shared snorkel-calibrated score is a proxy.` : null].filter(Boolean).join(" ");
 
   return {
     rank,

@@ -43,12 +43,7 @@ export function ruleExclusions(excluded: z.infer<typeof ConsideredSchema>["exclu
  * that excludes a spot for the activity (a closure, a no-take reserve, a depth), and the spots whose
  * facts get_conditions gives, by id, so a caller can go on without guessing.
  */
-export function declinedMessage(
-  ctx: Pick<ServiceContext, "catalog">,
-  region: Destination & { covered: true },
-  activityLabel: string,
-  excluded: z.infer<typeof ConsideredSchema>["excluded"],
-): string {
+export function declinedMessage(ctx: Pick<ServiceContext, "catalog">, region: Destination & { covered: true }, activityLabel: string, excluded: z.infer<typeof ConsideredSchema>["excluded"]): string {
   const levels = ctx.catalog.levels(region.region);
   const parts = [`${notRankedSentence(region.region.name)} ${levels.reason ?? ""}`.trim()];
   const rules = ruleExclusions(excluded);
@@ -136,11 +131,7 @@ export function unrankedFields(e: EarlyStatus) {
  * A status that answers without looking at any spot, or null to go on: a `conditions_only` region
  * goes on, so that its answer can say which rules exclude which spots before it declines to rank.
  */
-export function earlyStatus(
-  ctx: ServiceContext,
-  q: DecisionQuery,
-  dest: Destination,
-): EarlyStatus | null {
+export function earlyStatus(ctx: ServiceContext, q: DecisionQuery, dest: Destination): EarlyStatus | null {
   if (q.activity.model === "unsupported") {
     if (!dest.covered) {
       // Surf at a place outside coverage: say it is uncovered before pointing at a spot far away.

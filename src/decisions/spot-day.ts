@@ -137,13 +137,18 @@ export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise
     return { spot, date, today, activity, card, period: null, why: null, caveats: [], credits, notice, forecastAt: timed.forecast.now };
   }
   // Exactly the pick recommend_spot builds for this spot and date (evaluateDay → buildPick).
-  const pick = buildPick(ctx, 1, { candidate: { spot, distanceKm: null }, timed, period, regulatedAreas }, {
-    activity: model,
-    date,
-    today,
-    point: null,
-    regulationsReadable: ctx.regulations.readable,
-  });
+  const pick = buildPick(
+    ctx,
+    1,
+    { candidate: { spot, distanceKm: null }, timed, period, regulatedAreas },
+    {
+      activity: model,
+      date,
+      today,
+      point: null,
+      regulationsReadable: ctx.regulations.readable,
+    },
+  );
   const card = activity === model ? pick.card : buildCard(ctx, { spot, date, today, activity, period, credits: pick.data_credits });
   return {
     spot,

@@ -17,17 +17,7 @@ import { isDaylightSlot, periodSlots } from "../model/periods.js";
 import { scoreConditions } from "../model/score.js";
 import { exposureWeight, SHELTERED_WEIGHT, surgeEquivalentM, swellAtSpot, type SwellTrainInput } from "../model/swell.js";
 import { ratingFor, type Rating } from "../model/tiers.js";
-import {
-  estimateVisibility,
-  M_PER_FT,
-  RAIN_MEMORY_H,
-  rainIndexAt,
-  SATELLITE_MAX_AGE_H,
-  type Conditions,
-  satelliteVisibilityM,
-  visibilityConfidence,
-  type TideState,
-} from "../model/visibility.js";
+import { estimateVisibility, M_PER_FT, RAIN_MEMORY_H, rainIndexAt, SATELLITE_MAX_AGE_H, type Conditions, satelliteVisibilityM, visibilityConfidence, type TideState } from "../model/visibility.js";
 import { explainRating, unrankedOf, type Basis } from "../model/why.js";
 
 /** Hours of inputs needed before the first period: rain memory plus the longest (DST) block. */
@@ -400,10 +390,7 @@ function directionOf(inputs: HourlyInputs, dirField: InputField, weightField: In
 }
 
 /** Upstream feeds and credits a set of periods actually used (tides included). */
-export function provenanceOf(
-  forecast: SpotForecast,
-  periods: readonly PeriodResult[],
-): { origins: Origin[]; sources: string[]; credits: DataCredit[]; freshness: Freshness } {
+export function provenanceOf(forecast: SpotForecast, periods: readonly PeriodResult[]): { origins: Origin[]; sources: string[]; credits: DataCredit[]; freshness: Freshness } {
   const idx = new Set<number>();
   for (const p of periods) for (const i of p.origins) idx.add(i);
   const origins = [...idx]

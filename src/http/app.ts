@@ -130,7 +130,14 @@ export function createExpressApp(ctx: ServiceContext): express.Express {
   // Liveness: the process answers. Readiness: data loaded and not draining for shutdown.
   app.get("/healthz", (_req, res) => json(res, 200, { status: "ok", source: ctx.source }));
   app.get("/readyz", (_req, res) => {
-    const checks = { catalog: ctx.catalog.spots.length > 0, tides: ctx.catalog.spots.every((s) => s.tide_station === null || ctx.harmonicTides.station(s.tide_station)), warm: !ctx.warming, draining: ctx.draining, redis: redisState(ctx.redis), redis_memory: redisMemoryState(ctx.redis) };
+    const checks = {
+      catalog: ctx.catalog.spots.length > 0,
+      tides: ctx.catalog.spots.every((s) => s.tide_station === null || ctx.harmonicTides.station(s.tide_station)),
+      warm: !ctx.warming,
+      draining: ctx.draining,
+      redis: redisState(ctx.redis),
+      redis_memory: redisMemoryState(ctx.redis),
+    };
     const ready = checks.catalog && checks.tides && checks.warm && !checks.draining;
     if (!ready) res.setHeader("Retry-After", "5");
     // Redis down, not answering or refusing writes (out of memory) is degraded, not unready: every

@@ -182,13 +182,18 @@ export function referenceHtml(doc: Json, base: string): Raw {
 <div class="groups">${byTag.map(({ tag, ops: list }) => html`<div><p><a href="#tag-${String(tag.name)}"><strong>${String(tag.name)}</strong></a></p><ul>${list.map((o) => html`<li><a href="#op-${String(o.op.operationId)}">${o.method.toUpperCase()} ${o.path}</a></li>`)}</ul></div>`)}
 <div><p><a href="#schemas"><strong>Schemas</strong></a> (${Object.keys(schemas).length})</p></div></div>
 </nav>
-${byTag.map(({ tag, ops: list }) => html`<section class="tag" id="tag-${String(tag.name)}" aria-labelledby="tag-${String(tag.name)}-h"><h2 id="tag-${String(tag.name)}-h">${String(tag.name)}</h2>${prose(tag.description)}
-${list.map((o) => operationSection(o.path, o.method, o.op, base))}</section>`)}
+${byTag.map(
+  ({
+    tag,
+    ops: list,
+  }) => html`<section class="tag" id="tag-${String(tag.name)}" aria-labelledby="tag-${String(tag.name)}-h"><h2 id="tag-${String(tag.name)}-h">${String(tag.name)}</h2>${prose(tag.description)}
+${list.map((o) => operationSection(o.path, o.method, o.op, base))}</section>`,
+)}
 <section class="tag" id="schemas" aria-labelledby="schemas-h"><h2 id="schemas-h">Schemas</h2><p>The objects the operations return, as in <code>components.schemas</code>.</p>
 ${Object.entries(schemas).map(([name, sIn]) => {
-    const sch = obj(sIn);
-    return html`<section class="schema" id="${schemaId(name)}" aria-labelledby="${schemaId(name)}-h"><h3 id="${schemaId(name)}-h">${name}</h3>${prose(sch.description)}<p class="type">${typeOf(sch.type === "object" ? { type: "object" } : sch)}</p>${fields(sch)}</section>`;
-  })}
+  const sch = obj(sIn);
+  return html`<section class="schema" id="${schemaId(name)}" aria-labelledby="${schemaId(name)}-h"><h3 id="${schemaId(name)}-h">${name}</h3>${prose(sch.description)}<p class="type">${typeOf(sch.type === "object" ? { type: "object" } : sch)}</p>${fields(sch)}</section>`;
+})}
 </section>`;
 }
 

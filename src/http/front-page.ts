@@ -71,7 +71,8 @@ export function frontPage(ctx: ServiceContext): string {
   const { regions, spots } = ctx.catalog;
   const hostConfig = JSON.stringify({ mcpServers: { "ocean-conditions": { type: "http", url: links.mcp } } }, null, 2);
   const regionRows = regions.map(
-    (r) => html`<tr><td><a href="${ctx.links.regionPage(r.id)}">${r.name}</a></td><td class="num">${r.spots.length}</td><td>${r.decision_support === "full" ? "ranked" : "facts only"}</td><td><a href="${ctx.links.spotPage(r.spots[0]!.id)}">${r.spots[0]!.name}</a></td></tr>`,
+    (r) =>
+      html`<tr><td><a href="${ctx.links.regionPage(r.id)}">${r.name}</a></td><td class="num">${r.spots.length}</td><td>${r.decision_support === "full" ? "ranked" : "facts only"}</td><td><a href="${ctx.links.spotPage(r.spots[0]!.id)}">${r.spots[0]!.name}</a></td></tr>`,
   );
   const body = html`<h1>${SERVICE_NAME}</h1>
 <p class="sub">${PACKAGE.description}</p>

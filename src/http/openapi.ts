@@ -138,8 +138,7 @@ function problemResponses(statuses: readonly number[], rateLimited: boolean, onl
   const out: Record<string, Json> = {};
   for (const status of statuses) {
     const codes = codesFor(status).filter((c) => !only || only.includes(c));
-    const extra =
-      status === 429 ? (rateLimited ? ["Retry-After", "RateLimit-Policy", "RateLimit"] : ["Retry-After"]) : status === 503 ? ["Retry-After"] : status === 401 ? ["WWW-Authenticate"] : [];
+    const extra = status === 429 ? (rateLimited ? ["Retry-After", "RateLimit-Policy", "RateLimit"] : ["Retry-After"]) : status === 503 ? ["Retry-After"] : status === 401 ? ["WWW-Authenticate"] : [];
     out[String(status)] = {
       description: `Problem: ${codes.map((c) => `\`${c}\``).join(", ")}`,
       headers: headerRefs("Link", ...extra),
@@ -197,7 +196,10 @@ function pageOperation(o: { id: string; summary: string; description: string; pa
         description: `HTML error page for ${o.codes
           .filter((c) => ERROR_CODES[c].status === s)
           .map((c) => `\`${c}\``)
-          .join(", ")}`, headers: headerRefs("Link", "Cache-Control", ...(s === 503 ? ["Retry-After"] : [])), content: HTML },
+          .join(", ")}`,
+        headers: headerRefs("Link", "Cache-Control", ...(s === 503 ? ["Retry-After"] : [])),
+        content: HTML,
+      },
     ]),
   );
   return getOperation(o, "share", {
@@ -241,7 +243,9 @@ function mcpOperation(base: string): Json {
   const errors = Object.fromEntries(
     Object.entries(MCP_STATUSES).map(([status, description]) => [
       status,
-      status === "202" ? { description, headers: headerRefs("Link") } : { description, headers: headerRefs("Link"), content: { "application/json": { schema: ref("schemas", "JsonRpcTransportError") } } },
+      status === "202"
+        ? { description, headers: headerRefs("Link") }
+        : { description, headers: headerRefs("Link"), content: { "application/json": { schema: ref("schemas", "JsonRpcTransportError") } } },
     ]),
   );
   return {
@@ -257,9 +261,27 @@ function mcpOperation(base: string): Json {
       tags: ["mcp"],
       security: OPTIONAL_KEY,
       parameters: [
-        { name: "MCP-Protocol-Version", in: "header", required: false, description: "Protocol version; required from 2025-06-18 on, after initialize for 2025-era clients", schema: { type: "string", enum: versions } },
-        { name: "Mcp-Method", in: "header", required: false, description: `The JSON-RPC method of the body (${versions[0]}; must match the body)`, schema: { type: "string", examples: ["tools/call", "tools/list", "server/discover"] } },
-        { name: "Mcp-Name", in: "header", required: false, description: `The tool name on tools/call (${versions[0]}; must match params.name)`, schema: { type: "string", enum: TOOLS.map((t) => t.name) } },
+        {
+          name: "MCP-Protocol-Version",
+          in: "header",
+          required: false,
+          description: "Protocol version; required from 2025-06-18 on, after initialize for 2025-era clients",
+          schema: { type: "string", enum: versions },
+        },
+        {
+          name: "Mcp-Method",
+          in: "header",
+          required: false,
+          description: `The JSON-RPC method of the body (${versions[0]}; must match the body)`,
+          schema: { type: "string", examples: ["tools/call", "tools/list", "server/discover"] },
+        },
+        {
+          name: "Mcp-Name",
+          in: "header",
+          required: false,
+          description: `The tool name on tools/call (${versions[0]}; must match params.name)`,
+          schema: { type: "string", enum: TOOLS.map((t) => t.name) },
+        },
       ],
       requestBody: { required: true, content: { "application/json": { schema: ref("schemas", "JsonRpcMessage") } } },
       responses: {
@@ -395,8 +417,21 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
     ),
     "/server.json": discoveryOperation("getRegistryServer", "This server in the MCP registry format (server.json)", "Rendered with this deployment's address.", DISCOVERY.registry.contentType),
     "/.well-known/ai-catalog.json": discoveryOperation("getAiCatalog", "AI catalog entry pointing at the MCP server card", "One entry whose url is the server card.", DISCOVERY.aiCatalog.contentType),
-    "/openapi.json": simpleGet({ id: "getOpenApi", summary: "This document", description: "OpenAPI 3.1, generated from the schemas the service validates with.", tag: "service", content: { "application/json": { schema: { type: "object" } } } }),
-    "/docs": simpleGet({ id: "getDocs", summary: "Developer documentation (HTML)", description: "This document rendered for people, with an introduction.", tag: "service", headers: ["Cache-Control"], content: HTML }),
+    "/openapi.json": simpleGet({
+      id: "getOpenApi",
+      summary: "This document",
+      description: "OpenAPI 3.1, generated from the schemas the service validates with.",
+      tag: "service",
+      content: { "application/json": { schema: { type: "object" } } },
+    }),
+    "/docs": simpleGet({
+      id: "getDocs",
+      summary: "Developer documentation (HTML)",
+      description: "This document rendered for people, with an introduction.",
+      tag: "service",
+      headers: ["Cache-Control"],
+      content: HTML,
+    }),
     [VALIDATION_PATH]: simpleGet({
       id: "getValidation",
       summary: "How good the visibility model is: each region's skill against satellite observations",
@@ -414,7 +449,8 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
     "/": simpleGet({
       id: "getFrontPage",
       summary: "Front page",
-      description: "For a browser (Accept naming text/html): what this service is, a map of the covered spots, how to connect an AI assistant and links to the docs. Otherwise a small JSON index of the same links.",
+      description:
+        "For a browser (Accept naming text/html): what this service is, a map of the covered spots, how to connect an AI assistant and links to the docs. Otherwise a small JSON index of the same links.",
       tag: "service",
       headers: ["Cache-Control"],
       content: { ...HTML, "application/json": { schema: ref("schemas", "FrontIndex") } },
@@ -448,11 +484,18 @@ function paths(base: string, auth: AuthMode): Record<string, Json> {
         },
       },
     }),
-    "/healthz": simpleGet({ id: "getHealth", summary: "Liveness", description: "200 while the process answers requests.", tag: "service", content: { "application/json": { schema: ref("schemas", "Health") } } }),
+    "/healthz": simpleGet({
+      id: "getHealth",
+      summary: "Liveness",
+      description: "200 while the process answers requests.",
+      tag: "service",
+      content: { "application/json": { schema: ref("schemas", "Health") } },
+    }),
     "/readyz": simpleGet({
       id: "getReadiness",
       summary: "Readiness",
-      description: "200 once the catalogue and tide data are loaded (status `degraded` while Redis is down or not answering: keep the instance in rotation); 503 while starting and while draining for shutdown (take the instance out of rotation).",
+      description:
+        "200 once the catalogue and tide data are loaded (status `degraded` while Redis is down or not answering: keep the instance in rotation); 503 while starting and while draining for shutdown (take the instance out of rotation).",
       tag: "service",
       content: { "application/json": { schema: ref("schemas", "Readiness") } },
       extra: { "503": { description: "Not ready: starting, or draining for shutdown", headers: headerRefs("Retry-After"), content: { "application/json": { schema: ref("schemas", "Readiness") } } } },

@@ -140,8 +140,7 @@ function settledVersion(before: string | null, after: string | null): string | n
 }
 
 export function registerSharePages(app: Express, ctx: ServiceContext): void {
-  const cacheFor = (res: Response, builtFor: Date) =>
-    res.setHeader("Cache-Control", `public, max-age=${secondsUntilRefresh(ctx.clock.now(), builtFor)}`);
+  const cacheFor = (res: Response, builtFor: Date) => res.setHeader("Cache-Control", `public, max-age=${secondsUntilRefresh(ctx.clock.now(), builtFor)}`);
 
   const sendPage = (res: Response, status: number, body: string) => {
     res.setHeader("Content-Security-Policy", PAGE_CSP);
@@ -231,7 +230,12 @@ export function registerSharePages(app: Express, ctx: ServiceContext): void {
   htmlRoute("/regions/:region", async (req, res) => {
     const region = regionOrThrow(ctx, req.params.region as string);
     const units = unitsOf(req, res);
-    const page = await cachedPage(req, region.spots.map((s) => s.id), () => regionPage(region.id, ctx, units), units);
+    const page = await cachedPage(
+      req,
+      region.spots.map((s) => s.id),
+      () => regionPage(region.id, ctx, units),
+      units,
+    );
     cacheFor(res, page.builtFor);
     return page.html;
   });

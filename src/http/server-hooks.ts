@@ -7,7 +7,15 @@ import type { Duplex } from "node:stream";
 import { callerAddress } from "../services/metering/caller.js";
 import type { ServiceContext } from "../services/context.js";
 import { ServiceError, type ErrorCode } from "../base/errors.js";
-import { CONNECTIONS_CHECK_INTERVAL_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_PIPELINED_REQUESTS, MAX_QUERY_BYTES, MAX_UNREAD_RESPONSE_BYTES, REQUEST_TIMEOUT_MS } from "../web/http-limits.js";
+import {
+  CONNECTIONS_CHECK_INTERVAL_MS,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_PIPELINED_REQUESTS,
+  MAX_QUERY_BYTES,
+  MAX_UNREAD_RESPONSE_BYTES,
+  REQUEST_TIMEOUT_MS,
+} from "../web/http-limits.js";
 import { problemBody } from "../web/problem.js";
 
 export interface ServerTimeouts {

@@ -77,7 +77,13 @@ function paramsRefusal(body: unknown, source: Source): string | null {
   if (method === "initialize") {
     const info = p.clientInfo as Record<string, unknown> | undefined;
     if (typeof p.protocolVersion !== "string" || !isObject(p.capabilities) || !isObject(info) || typeof info!.name !== "string" || typeof info!.version !== "string") {
-      return jsonRpcError(source, -32602, "Invalid params: initialize needs params.protocolVersion (a string), params.capabilities (an object) and params.clientInfo (an object with name and version strings).", {}, id);
+      return jsonRpcError(
+        source,
+        -32602,
+        "Invalid params: initialize needs params.protocolVersion (a string), params.capabilities (an object) and params.clientInfo (an object with name and version strings).",
+        {},
+        id,
+      );
     }
   }
   if (method === "tools/call" && typeof p.name === "string" && p.name in Object.prototype) {

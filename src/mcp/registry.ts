@@ -33,8 +33,7 @@ export const USER_SETTINGS: readonly UserSetting[] = [
     env: "DATA_SOURCE",
     key: "data_source",
     title: "Data source",
-    description:
-      "auto (default): live forecasts when the upstreams answer, labelled seasonal norms otherwise; live: live forecasts only; offline: seasonal norms and predicted tides, no network.",
+    description: "auto (default): live forecasts when the upstreams answer, labelled seasonal norms otherwise; live: live forecasts only; offline: seasonal norms and predicted tides, no network.",
     default: "auto",
     choices: DATA_SOURCES,
     secret: false,

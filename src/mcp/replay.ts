@@ -200,9 +200,13 @@ function classify(req: IncomingMessage, body: object): ReplayableCall | null {
   if (forbiddenArgName(args) !== null) return null;
   const canonical = canonicalArgs(args as Record<string, unknown>);
   const envelope = [revision, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
-  return { id, op, args: canonical as Record<string, Raw>, // The arguments with their JSON types: a replay skips the argument checks, so `"3"` must not
-  // reuse the bytes kept for `3` (the answer cache may treat them alike; the SDK path does not).
-  key: `${JSON.stringify(envelope)}\n${op}\n${JSON.stringify(canonical)}` };
+  return {
+    id,
+    op,
+    args: canonical as Record<string, Raw>, // The arguments with their JSON types: a replay skips the argument checks, so `"3"` must not
+    // reuse the bytes kept for `3` (the answer cache may treat them alike; the SDK path does not).
+    key: `${JSON.stringify(envelope)}\n${op}\n${JSON.stringify(canonical)}`,
+  };
 }
 
 /** Everything a replay keeps alive, in bytes (strings at two bytes a character, as V8 may hold them). */

@@ -45,10 +45,7 @@ export function loadCardView(file = join(PROJECT_ROOT, "ui", "card.html")): stri
   const html = readFileSync(file, "utf8");
   const seasonal = '/*SEASONAL_NORM_LABEL*/"seasonal norm"';
   if (!html.includes("/*TIERS*/[]") || !html.includes('/*NO_DATA_COLOR*/"#8A94A6"') || !html.includes(seasonal)) throw new Error(`${file}: tier placeholders missing`);
-  return html
-    .replace("/*TIERS*/[]", JSON.stringify(TIERS_FOR_VIEW))
-    .replace('/*NO_DATA_COLOR*/"#8A94A6"', JSON.stringify(NO_DATA_COLOR))
-    .replace(seasonal, JSON.stringify(SEASONAL_NORM_LABEL));
+  return html.replace("/*TIERS*/[]", JSON.stringify(TIERS_FOR_VIEW)).replace('/*NO_DATA_COLOR*/"#8A94A6"', JSON.stringify(NO_DATA_COLOR)).replace(seasonal, JSON.stringify(SEASONAL_NORM_LABEL));
 }
 
 const TIERS_FOR_VIEW = TIER_TABLE.map(({ id, label, color }) => ({ id, label, color }));

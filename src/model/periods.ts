@@ -44,5 +44,7 @@ export function isDaylightSlot(startHour: number): boolean {
 
 /** When the last daylight period of a spot-local date ends: after it, the date has no daylight left to rank. */
 export function daylightEnd(date: string, timeZone: string): Date {
-  return periodSlots(date, 1, timeZone).filter((s) => isDaylightSlot(s.startHour)).at(-1)!.end;
+  return periodSlots(date, 1, timeZone)
+    .filter((s) => isDaylightSlot(s.startHour))
+    .at(-1)!.end;
 }

@@ -243,10 +243,6 @@ export function evidenceFactor(e: LevelEvidence): number {
  */
 export function visibilityConfidence(source: VisibilityEstimate["source"], climatology: boolean, satelliteAgeH: number | null, evidence: LevelEvidence): number {
   const inputs =
-    source === "satellite" && satelliteAgeH !== null
-      ? HEURISTIC_CONFIDENCE + 0.3 * (satelliteWeight(satelliteAgeH) / SATELLITE_WEIGHT)
-      : climatology
-        ? CLIMATOLOGY_CONFIDENCE
-        : HEURISTIC_CONFIDENCE;
+    source === "satellite" && satelliteAgeH !== null ? HEURISTIC_CONFIDENCE + 0.3 * (satelliteWeight(satelliteAgeH) / SATELLITE_WEIGHT) : climatology ? CLIMATOLOGY_CONFIDENCE : HEURISTIC_CONFIDENCE;
   return inputs * evidenceFactor(evidence);
 }

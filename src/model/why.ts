@@ -84,9 +84,7 @@ export function explainRating(i: WhyInputs): string {
     }
   }
   // A score from seasonal norms says so first, and claims only what is typical for the season.
-  const opening = [i.seasonal ? `${capitalise(SEASONAL_NORM_LABEL)}, typical for ${seasonOf(i.date)}` : null, i.night && b.cappedBy !== "light" ? "after dark" : null]
-    .filter(Boolean)
-    .join(", ");
+  const opening = [i.seasonal ? `${capitalise(SEASONAL_NORM_LABEL)}, typical for ${seasonOf(i.date)}` : null, i.night && b.cappedBy !== "light" ? "after dark" : null].filter(Boolean).join(", ");
   if (opening) lead = `${capitalise(opening)}: ${lowerFirst(lead)}`;
   const basis =
     i.basis === "climatology"

@@ -101,7 +101,10 @@ export function forecastChartSvg(c: ChartInput): string {
     const label = rel === "Today" || rel === "Tomorrow" ? `${rel} · ${shortDate(d).slice(5)}` : shortDate(d);
     const hl = d === c.highlight;
     out.push(`<text x="${n((xa + xb) / 2)}" y="${HEADER.top + 21}" text-anchor="middle" class="${hl ? "day hl" : "day"}">${esc(label)}</text>`);
-    if (hl) out.push(`<rect class="highlight" x="${n(xa + 1)}" y="${HEADER.top + 2}" width="${n(xb - xa - 2)}" height="${AXIS_Y - HEADER.top - 2}" fill="none" stroke="${PALETTE.navy}" stroke-width="2.5" rx="6"/>`);
+    if (hl)
+      out.push(
+        `<rect class="highlight" x="${n(xa + 1)}" y="${HEADER.top + 2}" width="${n(xb - xa - 2)}" height="${AXIS_Y - HEADER.top - 2}" fill="none" stroke="${PALETTE.navy}" stroke-width="2.5" rx="6"/>`,
+      );
   });
 
   // Score panel: tier threshold guides, then one bar per period.
@@ -118,7 +121,8 @@ export function forecastChartSvg(c: ChartInput): string {
     const h = Math.max(2, (SCORE.h * p.score!) / 100);
     const y = SCORE.top + SCORE.h - h;
     const tier = p.rating ? tierById(p.rating) : null;
-    const tip = `${shortDate(localDate(p.start, c.timeZone))} ${localHHMM(p.start, c.timeZone)}–${localHHMM(p.end, c.timeZone)}: ${tier?.label ?? "not rated"} ${p.score}/100` +
+    const tip =
+      `${shortDate(localDate(p.start, c.timeZone))} ${localHHMM(p.start, c.timeZone)}–${localHHMM(p.end, c.timeZone)}: ${tier?.label ?? "not rated"} ${p.score}/100` +
       (p.visibilityFt === null ? "" : `, visibility ${metric ? Math.round(len(p.visibilityFt)) : p.visibilityFt} ${unit}`) +
       (p.swellFt === null ? "" : `, swell ${metric ? round(len(p.swellFt), 1) : p.swellFt} ${unit}`) +
       (p.windKt === null ? "" : `, wind ${Math.round(p.windKt)} kt`);
@@ -201,4 +205,3 @@ export function forecastChartSvg(c: ChartInput): string {
     `</svg>`
   );
 }
-

@@ -7,7 +7,6 @@ import { NO_DATA_COLOR, TIERS } from "../model/tiers.js";
 import { esc } from "../services/render/escape.js";
 import { inkOn, PALETTE } from "../services/render/palette.js";
 
-
 /** A template tag whose interpolations are escaped unless wrapped in `raw()`. */
 export class Raw {
   constructor(readonly html: string) {}
@@ -28,9 +27,7 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Raw {
 }
 
 /** One class per tier (`.tier-good`), generated from the tier table so colours are never restated. */
-const TIER_CSS = [...TIERS.map((t) => ({ id: t.id, color: t.color })), { id: "none", color: NO_DATA_COLOR }]
-  .map((t) => `.tier-${t.id}{background:${t.color};color:${inkOn(t.color)}}`)
-  .join("\n");
+const TIER_CSS = [...TIERS.map((t) => ({ id: t.id, color: t.color })), { id: "none", color: NO_DATA_COLOR }].map((t) => `.tier-${t.id}{background:${t.color};color:${inkOn(t.color)}}`).join("\n");
 
 /** The class for a tier id, or the "not rated" class. */
 export function tierClass(rating: string | null): string {
@@ -113,14 +110,7 @@ table.days td[data-label]::before{content:attr(data-label);display:block;font-si
 const CSS_HASH = createHash("sha256").update(PAGE_CSS).digest("base64");
 
 /** The policy for every HTML page: same-origin images only, the inline stylesheet by hash, no scripts. */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "img-src 'self' data:",
-  `style-src 'sha256-${CSS_HASH}'`,
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const PAGE_CSP = ["default-src 'none'", "img-src 'self' data:", `style-src 'sha256-${CSS_HASH}'`, "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join("; ");
 
 export interface PageParts {
   title: string;

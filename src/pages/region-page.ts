@@ -37,7 +37,10 @@ export interface RenderedRegionPage {
 export function regionOrThrow(ctx: ServiceContext, id: string): Region {
   const region = ctx.catalog.region(id);
   if (region) return region;
-  throw new ServiceError("not_found", `No region has id ${JSON.stringify(id)}.${didYouMean(suggestRegions(ctx.catalog, id).map((r) => r.id))} The regions are listed on the front page and by /api/v1/coverage.`);
+  throw new ServiceError(
+    "not_found",
+    `No region has id ${JSON.stringify(id)}.${didYouMean(suggestRegions(ctx.catalog, id).map((r) => r.id))} The regions are listed on the front page and by /api/v1/coverage.`,
+  );
 }
 
 /** What keeps a spot out of an activity or limits it, whatever the water: closures, protected areas, depth. */
@@ -98,9 +101,7 @@ export async function regionPage(regionId: string, ctx: ServiceContext, chosen: 
   const depth = (m: number) => (units === "metric" ? `${m}` : `${Math.round(m / M_PER_FT)}`);
   const today = localDate(ctx.clock.now(), region.timezone);
   const days = [today, addDays(today, 1)];
-  const answers = await Promise.all(
-    PAGE_ACTIVITIES.map(async (a) => ({ activity: a, days: await Promise.all(days.map((date) => recommendSpot({ region: region.id, activity: a.id, date }, ctx))) })),
-  );
+  const answers = await Promise.all(PAGE_ACTIVITIES.map(async (a) => ({ activity: a, days: await Promise.all(days.map((date) => recommendSpot({ region: region.id, activity: a.id, date }, ctx))) })));
   const failed = answers.flatMap((a) => a.days).find((r) => r.status === "no_data");
   if (failed && answers.every((a) => a.days.every((r) => r.status === "no_data"))) {
     throw new ServiceError("data_unavailable", failed.message ?? "No forecast data for this region just now.");

@@ -32,24 +32,17 @@ export const PeriodSchema = z
     tide_state: TideStateSchema.nullable(),
     tide_height_ft: Nullable.num().meta({ description: "Feet above MLLW" }),
     water_temp_c: Nullable.num(),
-    confidence: z
-      .number()
-      .min(0)
-      .max(1)
-      .nullable()
-      .meta({
-        description:
-          "0-1 confidence in the visibility estimate, from what stands behind it: satellite, live inputs or seasonal norms, the independent published sources of the spot's level (or none: an estimated level), and the width of its range (docs/model.md)",
-      }),
+    confidence: z.number().min(0).max(1).nullable().meta({
+      description:
+        "0-1 confidence in the visibility estimate, from what stands behind it: satellite, live inputs or seasonal norms, the independent published sources of the spot's level (or none: an estimated level), and the width of its range (docs/model.md)",
+    }),
     visibility_source: VisibilitySourceSchema.nullable(),
     why: Nullable.str().meta({ description: "One or two sentences explaining the rating" }),
   })
   .meta({ id: "Period" });
 export type PeriodJson = z.infer<typeof PeriodSchema>;
 
-export const TideEventSchema = z
-  .strictObject({ type: z.enum(["high", "low"]), time: DateTime, height_ft: Nullable.num().meta({ description: "Feet above MLLW" }) })
-  .meta({ id: "TideEvent" });
+export const TideEventSchema = z.strictObject({ type: z.enum(["high", "low"]), time: DateTime, height_ft: Nullable.num().meta({ description: "Feet above MLLW" }) }).meta({ id: "TideEvent" });
 
 export const ConditionsSchema = z
   .strictObject({
@@ -68,10 +61,7 @@ export const ConditionsSchema = z
       lon: Nullable.num(),
       from: Nullable.str(),
       to: Nullable.str(),
-      resolved_from: z
-        .strictObject({ lat: z.number(), lon: z.number(), distance_km: z.number() })
-        .nullable()
-        .meta({ description: "Set when lat/lon was snapped to a spot" }),
+      resolved_from: z.strictObject({ lat: z.number(), lon: z.number(), distance_km: z.number() }).nullable().meta({ description: "Set when lat/lon was snapped to a spot" }),
     }),
     range: z.strictObject({
       from: DateString,

@@ -19,9 +19,7 @@ export const CAVEAT_CODES = [
 ] as const;
 export type CaveatCode = (typeof CAVEAT_CODES)[number];
 
-export const CaveatSchema = z
-  .strictObject({ code: z.enum(CAVEAT_CODES), message: z.string().meta({ description: "Plain-language message to relay" }) })
-  .meta({ id: "Caveat" });
+export const CaveatSchema = z.strictObject({ code: z.enum(CAVEAT_CODES), message: z.string().meta({ description: "Plain-language message to relay" }) }).meta({ id: "Caveat" });
 
 export const ConfidenceSchema = z
   .strictObject({
@@ -140,10 +138,7 @@ export const CoverageInfoSchema = z
   .strictObject({
     status: z.enum(["covered", "not_covered"]),
     regions: z.array(z.string()),
-    nearest_covered: z
-      .strictObject({ spot: SpotRefSchema, region: SpotRefSchema, distance_km: z.number() })
-      .nullable()
-      .meta({ description: "Closest covered spot to a lat/lon query" }),
+    nearest_covered: z.strictObject({ spot: SpotRefSchema, region: SpotRefSchema, distance_km: z.number() }).nullable().meta({ description: "Closest covered spot to a lat/lon query" }),
   })
   .meta({ id: "DecisionCoverage" });
 
@@ -206,9 +201,7 @@ export const BestDaySchema = z
       requested_to: DateString.meta({ description: "The last day asked for (default from + 6), before it is cut at the horizon" }),
     }),
     best: BestDayPickSchema.nullable(),
-    runner_up: z
-      .strictObject({ date: DateString, score: z.number().int(), rating: RatingSchema.nullable(), spot: SpotRefSchema })
-      .nullable(),
+    runner_up: z.strictObject({ date: DateString, score: z.number().int(), rating: RatingSchema.nullable(), spot: SpotRefSchema }).nullable(),
     days: z.array(
       z.strictObject({
         date: DateString,

@@ -130,7 +130,10 @@ export function gatedBudget(catalog: Catalog, askedShare = DEFAULT_ASKED_SHARE, 
   for (const region of catalog.regions) {
     const plan = queryPlan(region);
     const points = plan.points.length;
-    for (const [endpoint, api] of [[MARINE, "marine"], [FORECAST, "forecast"]] as const) {
+    for (const [endpoint, api] of [
+      [MARINE, "marine"],
+      [FORECAST, "forecast"],
+    ] as const) {
       const watched = watchedModelsFor(api, region);
       for (const m of watched) models.add(m.id);
       const n = downloadsPerDay(watched);

@@ -246,9 +246,7 @@ export class UpstreamCache<V> {
     const next = this.#period(now) + this.#opts.periodMs;
     if (next - now > this.#opts.refreshAheadMs || !this.#opts.canCall()) return 0;
     const jobs: Promise<unknown>[] = [];
-    const due = [...this.#recent.entries()].filter(
-      ([group, { askedAt }]) => now - askedAt <= this.#opts.recentMs && !this.#at(group, next) && next - now <= this.#leadOf(group),
-    );
+    const due = [...this.#recent.entries()].filter(([group, { askedAt }]) => now - askedAt <= this.#opts.recentMs && !this.#at(group, next) && next - now <= this.#leadOf(group));
     // The most recently asked are decided first: when the governor runs short, the regions asked
     // longest ago are the ones whose refresh is stretched.
     due.sort((a, b) => b[1].askedAt - a[1].askedAt);

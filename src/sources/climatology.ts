@@ -164,12 +164,7 @@ export class ClimatologySource implements Source {
 }
 
 /** Linear interpolation between month midpoints; `dayFrac` is the position within `month` (0..1). */
-function interpolate(
-  months: readonly ClimatologyMonth[],
-  month: number,
-  dayFrac: number,
-  pick: (m: ClimatologyMonth) => number,
-): number {
+function interpolate(months: readonly ClimatologyMonth[], month: number, dayFrac: number, pick: (m: ClimatologyMonth) => number): number {
   return interpolateSeries(months.map(pick), month, dayFrac);
 }
 

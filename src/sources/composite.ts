@@ -49,9 +49,7 @@ export class CompositeSource implements Source {
     const merged = mergeInputs(start, Math.round((end.getTime() - start.getTime()) / 3_600_000), parts);
     merged.revision = revisions.includes(null) ? null : revisions.join("/");
     if (this.mode === "live" && ESSENTIAL.some((f) => merged.values[f].every(Number.isNaN))) {
-      const retry = settled
-        .map((r) => (r.status === "rejected" && r.reason instanceof SourceUnavailableError ? r.reason.retryAfterS : 0))
-        .reduce((a, b) => Math.max(a, b), 60);
+      const retry = settled.map((r) => (r.status === "rejected" && r.reason instanceof SourceUnavailableError ? r.reason.retryAfterS : 0)).reduce((a, b) => Math.max(a, b), 60);
       // Why, in our words ("open-meteo-marine: request quota spent …"), so a caller and an operator
       // can tell a spent quota from an outage without reading the logs.
       const why = [...new Set(settled.flatMap((r) => (r.status === "rejected" && r.reason instanceof SourceUnavailableError && r.reason.summary ? [r.reason.summary] : [])))];

@@ -231,9 +231,7 @@ export class UpstreamClient {
   }
 }
 
-type CallResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; kind: UpstreamFailure; message: string; retryAfterMs?: number; status?: number; limit?: RateLimit | null };
+type CallResult<T> = { ok: true; value: T } | { ok: false; kind: UpstreamFailure; message: string; retryAfterMs?: number; status?: number; limit?: RateLimit | null };
 
 /** What a 429 says ran out: the concurrency queue, or a quota window (Open-Meteo names it). */
 export type RateLimit = "concurrency" | QuotaWindowId;

@@ -167,8 +167,22 @@ export function createUpstreams({ config, clock, log, harmonics, redis, onKd490,
     });
 
   const caches = {
-    "open-meteo-marine": cache<OpenMeteoBatch>("open-meteo-marine", REFRESH_MS, OpenMeteoSource.sizeOf, REFRESH_AHEAD_MS, undefined, governed((g): number => marine.weightOf(g))),
-    "open-meteo-forecast": cache<OpenMeteoBatch>("open-meteo-forecast", REFRESH_MS, OpenMeteoSource.sizeOf, REFRESH_AHEAD_MS, undefined, governed((g): number => forecast.weightOf(g))),
+    "open-meteo-marine": cache<OpenMeteoBatch>(
+      "open-meteo-marine",
+      REFRESH_MS,
+      OpenMeteoSource.sizeOf,
+      REFRESH_AHEAD_MS,
+      undefined,
+      governed((g): number => marine.weightOf(g)),
+    ),
+    "open-meteo-forecast": cache<OpenMeteoBatch>(
+      "open-meteo-forecast",
+      REFRESH_MS,
+      OpenMeteoSource.sizeOf,
+      REFRESH_AHEAD_MS,
+      undefined,
+      governed((g): number => forecast.weightOf(g)),
+    ),
     // Tide predictions do not change: one answer per station and day, never refreshed ahead.
     "noaa-coops": cache<TideEvent[]>("noaa-coops", DAY_MS, CoopsTideSource.sizeOf, 0),
     // A daily product days behind: asked once per region and UTC day, never waited on (erddap.ts).
@@ -176,7 +190,13 @@ export function createUpstreams({ config, clock, log, harmonics, redis, onKd490,
   };
 
   const marine: OpenMeteoSource = new OpenMeteoSource(MARINE, { url: u.marineUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-marine"], cache: caches["open-meteo-marine"], runs });
-  const forecast: OpenMeteoSource = new OpenMeteoSource(FORECAST, { url: u.forecastUrl, apiKey: u.openMeteoApiKey, client: clients["open-meteo-forecast"], cache: caches["open-meteo-forecast"], runs });
+  const forecast: OpenMeteoSource = new OpenMeteoSource(FORECAST, {
+    url: u.forecastUrl,
+    apiKey: u.openMeteoApiKey,
+    client: clients["open-meteo-forecast"],
+    cache: caches["open-meteo-forecast"],
+    runs,
+  });
   const erddap = new ErddapKd490Source({ url: u.erddapUrl, datasets: u.kd490Datasets, client: clients.erddap, cache: caches.erddap, onBatch: onKd490 });
   const coops = new CoopsTideSource({ url: u.coopsUrl, client: clients["noaa-coops"], cache: caches["noaa-coops"], harmonics });
 
@@ -194,7 +214,16 @@ export function createUpstreams({ config, clock, log, harmonics, redis, onKd490,
     caches: caches as Record<UpstreamName, UpstreamCache<unknown>>,
     runs,
     governor,
-    hindcast: new OpenMeteoHindcast({ marine: { client: clients["open-meteo-marine"], url: u.marineUrl }, forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl }, apiKey: u.openMeteoApiKey, clock, governor, quietMinute: quotas.some((w) => w.id === "minute") ? new RefreshGovernor({ budget: lanes["open-meteo"].opts.budget, windows: quotas.filter((w) => w.id === "minute"), share: HINDCAST_MINUTE_SHARE, headstartMs: 0, clock }) : undefined }),
+    hindcast: new OpenMeteoHindcast({
+      marine: { client: clients["open-meteo-marine"], url: u.marineUrl },
+      forecast: { client: clients["open-meteo-forecast"], url: u.forecastUrl },
+      apiKey: u.openMeteoApiKey,
+      clock,
+      governor,
+      quietMinute: quotas.some((w) => w.id === "minute")
+        ? new RefreshGovernor({ budget: lanes["open-meteo"].opts.budget, windows: quotas.filter((w) => w.id === "minute"), share: HINDCAST_MINUTE_SHARE, headstartMs: 0, clock })
+        : undefined,
+    }),
     refreshAhead,
     async settled() {
       await Promise.all(Object.values(caches).map((c) => c.settled()));

@@ -254,7 +254,14 @@ export class SharedAnswers {
             throw e;
           }
           const text = encodeValue({ value: entry.value, fetchedAt: entry.fetchedAt, period });
-          await this.opts.link.run((r) => r.multi().set(entryKey, text, "PX", periodMs + this.opts.maxStaleMs).del(leaseKey).publish(doneChannel, "stored").exec());
+          await this.opts.link.run((r) =>
+            r
+              .multi()
+              .set(entryKey, text, "PX", periodMs + this.opts.maxStaleMs)
+              .del(leaseKey)
+              .publish(doneChannel, "stored")
+              .exec(),
+          );
           return entry;
         }
         if (performance.now() > giveUpAt) throw new Error(`${upstream}: timed out waiting for another instance's fetch`);

@@ -115,7 +115,14 @@ function refine(v: ArrayLike<number>, type: "high" | "low", centre: number, from
   const lo = Math.max(from, Math.floor(centre) - FIT_HALF_WIDTH);
   const hi = Math.min(to, Math.ceil(centre) + FIT_HALF_WIDTH);
   // Normal equations of h = a·t² + b·t + c with t = index − centre.
-  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, y0 = 0, y1 = 0, y2 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    s4 = 0,
+    y0 = 0,
+    y1 = 0,
+    y2 = 0;
   for (let k = lo; k <= hi; k++) {
     const t = k - centre;
     const y = v[k]!;

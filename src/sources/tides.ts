@@ -32,9 +32,7 @@ export function tideStationCredit(st: TideStationRecord): DataCredit {
   const isNoaa = st.id.startsWith("noaa/");
   return {
     provider: isNoaa ? "NOAA CO-OPS harmonic constants via the Neaps tide database" : `${st.source.name} via the Neaps tide database`,
-    credit: isNoaa
-      ? `Tides computed from NOAA harmonic constants, station ${st.source.id} ${st.name} (Neaps tide database)`
-      : `Tide predictions for ${st.name}: ${st.attribution}`,
+    credit: isNoaa ? `Tides computed from NOAA harmonic constants, station ${st.source.id} ${st.name} (Neaps tide database)` : `Tide predictions for ${st.name}: ${st.attribution}`,
     url: st.source.url,
     license: isNoaa ? "Public domain (U.S. Government)" : (LICENSE_NAMES[st.license.type] ?? st.license.type),
   };
@@ -160,7 +158,6 @@ export interface SubordinateOffsets {
   height?: { high?: number; low?: number; type?: "ratio" | "fixed" | string };
 }
 
-
 /**
  * A subordinate station's high and low waters from its reference station's, the way NOAA publishes
  * them: each high (low) moved by the station's high (low) time difference in minutes, and its height
@@ -196,10 +193,7 @@ export function alternateExtremes(events: readonly TideEvent[], curve: (from: Da
     const prev = out[out.length - 1];
     if (prev && prev.type === e.type && e.time.getTime() - prev.time.getTime() > 2 * 60_000) {
       const samples = curve(prev.time, e.time).slice(1, -1);
-      const pick = samples.reduce<{ time: Date; level: number } | null>(
-        (best, s) => (best === null || (e.type === "high" ? s.level < best.level : s.level > best.level) ? s : best),
-        null,
-      );
+      const pick = samples.reduce<{ time: Date; level: number } | null>((best, s) => (best === null || (e.type === "high" ? s.level < best.level : s.level > best.level) ? s : best), null);
       if (pick) out.push({ type: e.type === "high" ? "low" : "high", time: pick.time, heightFt: pick.level });
     }
     out.push(e);

@@ -80,8 +80,7 @@ function trustOf(ctx: ServiceContext): Trust {
   let trust = trustCache.get(ctx.config);
   if (!trust) {
     const v = ctx.config.trustProxy;
-    trust =
-      v === false ? () => false : typeof v === "number" ? (_a, hop) => hop < v : proxyaddr.compile(v.split(",").map((s) => s.trim()));
+    trust = v === false ? () => false : typeof v === "number" ? (_a, hop) => hop < v : proxyaddr.compile(v.split(",").map((s) => s.trim()));
     trustCache.set(ctx.config, trust);
   }
   return trust;

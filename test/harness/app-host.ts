@@ -21,13 +21,18 @@ window.runHost = async (html, args, result, theme) => {
   iframe.setAttribute("sandbox", "allow-scripts");
   iframe.style.cssText = "width: 640px; height: 1100px; border: 1px solid #ccc";
   document.body.appendChild(iframe);
-  const bridge = new AppBridge(null, { name: "test-host", version: "1.0.0" }, { openLinks: {} }, {
-    hostContext: {
-      theme,
-      displayMode: "inline",
-      styles: { variables: { "--font-sans": "DejaVu Sans, sans-serif" } as never },
+  const bridge = new AppBridge(
+    null,
+    { name: "test-host", version: "1.0.0" },
+    { openLinks: {} },
+    {
+      hostContext: {
+        theme,
+        displayMode: "inline",
+        styles: { variables: { "--font-sans": "DejaVu Sans, sans-serif" } as never },
+      },
     },
-  });
+  );
   bridge.addEventListener("sizechange", (p) => window.hostLog.push(["size", p]));
   bridge.onopenlink = async ({ url }) => {
     window.hostLog.push(["open", url]);

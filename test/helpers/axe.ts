@@ -20,7 +20,13 @@ export async function seriousViolations(target: Page | Frame): Promise<string[]>
   if (result.passes.length + result.violations.length < 10) throw new Error(`axe-core checked only ${result.passes.length + result.violations.length} rules`);
   return result.violations
     .filter((v) => v.impact === "critical" || v.impact === "serious")
-    .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => JSON.stringify(n.target))
+          .join(", ")}`,
+    );
 }
 
 /** How far the document is wider than its viewport, in CSS pixels (0 or less: nothing to scroll sideways). */

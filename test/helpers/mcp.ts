@@ -27,10 +27,7 @@ export async function connectClient(base: string, version: Version): Promise<Con
     return res;
   };
   const info = { name: "ocean-conditions-tests", version: "1.0.0" };
-  const client =
-    version === "2026-07-28"
-      ? new Client(info, { versionNegotiation: { mode: { pin: "2026-07-28" } } })
-      : new Client(info, { supportedProtocolVersions: [version] });
+  const client = version === "2026-07-28" ? new Client(info, { versionNegotiation: { mode: { pin: "2026-07-28" } } }) : new Client(info, { supportedProtocolVersions: [version] });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: recordingFetch }));
   return { client, sentVersions, sessionIds, close: () => client.close() };
 }

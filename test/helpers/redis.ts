@@ -9,7 +9,6 @@ if (!available && !process.env.CI) console.warn("Redis tests skipped: no redis-s
 
 export const describeWithRedis = available || process.env.CI ? describe : describe.skip;
 
-
 export interface RedisServer {
   url: string;
   port: number;

@@ -57,7 +57,17 @@ export async function startService(opts: StartOptions = {}): Promise<TestService
   const base = `http://127.0.0.1:${port}`;
   // Scoring satellite observations adds Open-Meteo hindcast requests in live runs; tests that count
   // upstream calls leave it off, and the validation tests turn it on.
-  const config = loadConfig({ PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: base, DATA_SOURCE: "offline", LOG_LEVEL: "silent", VALIDATION_SCORING: "off", MCP_REPLAY: process.env.MCP_REPLAY, ...NO_RATE_LIMITS, ...opts.env });
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_BASE_URL: base,
+    DATA_SOURCE: "offline",
+    LOG_LEVEL: "silent",
+    VALIDATION_SCORING: "off",
+    MCP_REPLAY: process.env.MCP_REPLAY,
+    ...NO_RATE_LIMITS,
+    ...opts.env,
+  });
   const clock = new FixedClock(opts.now ?? DEFAULT_NOW);
   const { now: _now, env: _env, timeouts: _timeouts, ...rest } = opts;
   const ctx = createContext({ config, clock, ...rest, catalog: rest.catalog ?? rankedTestCatalog(), log: rest.log ?? createLogger("silent") });

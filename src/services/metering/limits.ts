@@ -251,7 +251,11 @@ export class RateLimits {
     const key = `oc:seen:${callerId}:${day}`;
     if (this.#redis) {
       try {
-        const results = await this.#redis.multi().sadd(key, spot).expire(key, 2 * DAY_S).exec();
+        const results = await this.#redis
+          .multi()
+          .sadd(key, spot)
+          .expire(key, 2 * DAY_S)
+          .exec();
         const [err, added] = results?.[0] ?? [new Error("no reply"), 0];
         if (err) throw err;
         return added === 1;

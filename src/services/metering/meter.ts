@@ -302,26 +302,28 @@ export class Meter {
 
   /** A LimitExceeded as the 429 the caller sees (anything else as is). */
   #refusal(e: unknown): unknown {
-      if (e instanceof LimitExceeded) {
-        const breadth = e.policy === "spots-hour" || e.policy === "spots-day";
-        const code: ErrorCode = breadth ? "breadth_limit" : "rate_limited";
-        throw new ServiceError(
-          code,
-          e.policy === "renders-network-hour"
-            ? `Too many fresh share images from this network (IPv6 /48) this hour. Retry in ${e.retryAfterS} s.`
-            : breadth
+    if (e instanceof LimitExceeded) {
+      const breadth = e.policy === "spots-hour" || e.policy === "spots-day";
+      const code: ErrorCode = breadth ? "breadth_limit" : "rate_limited";
+      throw new ServiceError(
+        code,
+        e.policy === "renders-network-hour"
+          ? `Too many fresh share images from this network (IPv6 /48) this hour. Retry in ${e.retryAfterS} s.`
+          : breadth
             ? `Too many different spots (${e.policy === "spots-hour" ? "this hour" : "today"}): spots you already asked about today still answer. Retry in ${e.retryAfterS} s.`
             : `Too many requests for ${e.policy.replace("-", " per ").replace("burst", `${this.#config.rateLimits.decisionsWindowS} s`)}. Retry in ${e.retryAfterS} s.`,
-          { retryAfterS: e.retryAfterS, headers: rateLimitHeaders(e.states), extra: { policy: e.policy } },
-        );
-      }
-      return e;
+        { retryAfterS: e.retryAfterS, headers: rateLimitHeaders(e.states), extra: { policy: e.policy } },
+      );
+    }
+    return e;
   }
 
   async #checkKey(caller: Caller, args: Record<string, Raw>, viaUrl: boolean): Promise<void> {
     const auth = { "WWW-Authenticate": 'Bearer realm="ocean-conditions"' };
     if (viaUrl && Object.keys(args).some((k) => KEY_QUERY_PARAMS.includes(k.toLowerCase()))) {
-      throw new ServiceError("invalid_key", "Keys are never accepted in the URL, where they leak into logs and histories. Send Authorization: Bearer <key> or X-Service-Key: <key>.", { headers: auth });
+      throw new ServiceError("invalid_key", "Keys are never accepted in the URL, where they leak into logs and histories. Send Authorization: Bearer <key> or X-Service-Key: <key>.", {
+        headers: auth,
+      });
     }
     if (!caller.presentedKey) {
       throw new ServiceError("key_required", "Decisions need a key: send Authorization: Bearer <key> or X-Service-Key: <key>. Facts (conditions, spots, coverage) stay keyless.", { headers: auth });

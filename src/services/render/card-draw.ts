@@ -223,7 +223,6 @@ interface TextStyle {
   anchor?: "start" | "middle" | "end";
 }
 
-
 /** The card's drawing, built top to bottom: SVG fragments and the text layout's measures. */
 class Canvas {
   readonly parts: string[] = [];
@@ -401,9 +400,7 @@ function drawScoreBlock(c: Canvas, widths: TextWidths, m: CardImageModel, ink: s
   const label: TextStyle = { size: labelFit.lines === 1 ? labelFit.size : Math.min(labelFit.size, 26), weight: 800, color: ranked ? ink : PALETTE.foam, lineHeight: 1.15, anchor: "middle" };
   const labelLines = clampLines(widths, word, labelWidth, label.size, label.weight, labelFit.lines);
   const heading: TextStyle = { size: 18, weight: 700, color: PALETTE.mist, letterSpacing: 2, anchor: "middle" };
-  const score: TextStyle = ranked
-    ? { size: 128, weight: 800, color: ink, lineHeight: 1, anchor: "middle" }
-    : { size: 84, weight: 800, color: UNRANKED_INK, lineHeight: 1, anchor: "middle" };
+  const score: TextStyle = ranked ? { size: 128, weight: 800, color: ink, lineHeight: 1, anchor: "middle" } : { size: 84, weight: 800, color: UNRANKED_INK, lineHeight: 1, anchor: "middle" };
   const headingH = ranked ? 0 : c.height(heading, 1) + 4;
   const contentH = headingH + c.height(score, 1) + 6 + c.height(label, labelLines.length);
   let top = y + (TIER_BLOCK_H - contentH) / 2;

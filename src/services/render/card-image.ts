@@ -64,12 +64,7 @@ export function cardImageModel(day: CardImageInput): CardImageModel {
     score: c.score,
     unranked: unrankedWord(day),
     window: c.best_window ? `${c.best_window.start_local}–${c.best_window.end_local}` : null,
-    metrics: [
-      metric("Visibility", c.metrics.visibility),
-      metric("Swell", c.metrics.swell),
-      windMetric(c.metrics.wind),
-      metric("Water", c.metrics.water_temp),
-    ],
+    metrics: [metric("Visibility", c.metrics.visibility), metric("Swell", c.metrics.swell), windMetric(c.metrics.wind), metric("Water", c.metrics.water_temp)],
     why: day.why,
     notice: day.notice ? { title: day.notice.title, text: day.notice.text } : null,
     attribution: c.attribution,
@@ -81,9 +76,7 @@ function windMetric(v: string | null): CardMetric {
   if (v === null) return { label: "Wind", value: "–", sub: null };
   const { value, sub } = splitMetric(v);
   const band = WIND_BANDS.find((b) => value.startsWith(`${b.word}, `));
-  return band
-    ? { label: "Wind", value: value.slice(band.word.length + 2), sub: [band.word, sub].filter(Boolean).join(" · ") }
-    : { label: "Wind", value, sub };
+  return band ? { label: "Wind", value: value.slice(band.word.length + 2), sub: [band.word, sub].filter(Boolean).join(" · ") } : { label: "Wind", value, sub };
 }
 
 // --- rendering and caching ---
@@ -161,7 +154,9 @@ export class CardImages {
 
   /** Content key of a model: also its ETag, so a revalidation needs no render. */
   etag(model: CardImageModel): string {
-    const digest = createHash("sha256").update(JSON.stringify([CARD_LAYOUT_VERSION, model])).digest("base64url");
+    const digest = createHash("sha256")
+      .update(JSON.stringify([CARD_LAYOUT_VERSION, model]))
+      .digest("base64url");
     return `"card-${digest.slice(0, 32)}"`;
   }
 

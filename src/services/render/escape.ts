@@ -10,6 +10,10 @@ const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;"
  */
 export function esc(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return "";
-  // eslint-disable-next-line no-control-regex
-  return String(v).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, " ").replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return (
+    String(v)
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, " ")
+      .replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+  );
 }

@@ -17,8 +17,12 @@ const RankCorrelationSchema = z.object({
 const FiguresSchema = z.object({
   bias_ft: ft("Mean of prediction minus satellite, ft (positive: the prediction sees farther than the satellite)"),
   median_abs_error_ft: ft("Median absolute difference from the satellite, ft"),
-  anomaly_median_abs_error_ft: ft("Median absolute difference of anomalies (departure from the spot's typical level against the satellite's departure from the spot's own satellite mean), ft").nullable(),
-  anomaly_rank_correlation: RankCorrelationSchema.nullable().meta({ description: "Spearman rank correlation of anomalies with its interval; null for the climatology (it predicts no departure) or too few anomaly pairs" }),
+  anomaly_median_abs_error_ft: ft(
+    "Median absolute difference of anomalies (departure from the spot's typical level against the satellite's departure from the spot's own satellite mean), ft",
+  ).nullable(),
+  anomaly_rank_correlation: RankCorrelationSchema.nullable().meta({
+    description: "Spearman rank correlation of anomalies with its interval; null for the climatology (it predicts no departure) or too few anomaly pairs",
+  }),
 });
 
 export const ValidationSchema = z
@@ -45,10 +49,16 @@ export const ValidationSchema = z
         first_observation: z.string().nullable(),
         last_observation: z.string().nullable(),
         status: z.enum(["ok", "not_enough_observations"]),
-        message: z.string().nullable().meta({ description: `"not enough observations yet" below ${MIN_PAIRS} pairs in the window; the figures are then null` }),
+        message: z
+          .string()
+          .nullable()
+          .meta({ description: `"not enough observations yet" below ${MIN_PAIRS} pairs in the window; the figures are then null` }),
         model: FiguresSchema.nullable(),
         climatology: FiguresSchema.nullable(),
-        response_vs_climatology: z.enum(["better", "worse"]).nullable().meta({ description: "worse: the anomaly error is larger than the climatology's and the rank correlation is not clearly positive" }),
+        response_vs_climatology: z
+          .enum(["better", "worse"])
+          .nullable()
+          .meta({ description: "worse: the anomaly error is larger than the climatology's and the rank correlation is not clearly positive" }),
         confidence_factor: z.number().max(1).meta({ description: "At most 1: below 1 while the response does worse than climatology (it never raises confidence)" }),
       }),
     ),

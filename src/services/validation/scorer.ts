@@ -163,7 +163,12 @@ export class Scorer {
 
   async #score(region: Region, candidates: Candidate[]): Promise<void> {
     const now = this.deps.clock.now().getTime();
-    const missing = new Set(await this.deps.store.missing(region.id, candidates.map((c) => c.key)));
+    const missing = new Set(
+      await this.deps.store.missing(
+        region.id,
+        candidates.map((c) => c.key),
+      ),
+    );
     for (const c of candidates) if (!missing.has(c.key)) this.#seen.add(`${region.id}|${c.key}`);
     const todo = candidates.filter((c) => missing.has(c.key));
     if (todo.length === 0) return;
