@@ -552,7 +552,7 @@ describe("what an activity offers and leaves out at particular places", () => {
       query: sn("tr-07-kas"),
       excluded: { "fener-dakota-kas": "unsuited_depth", "ucan-balik-flying-fish-kas": "unsuited_hazard" },
       exact: true,
-      picks: 4,
+      picks: 3,
     },
     { claim: "Scapa Flow offers snorkellers only the shallow shore blockships at Churchill Barrier 3", query: sn("gb-ork-scapa-flow"), picks: ["churchill-barrier-3-blockships"] },
     // Diving, and Jellyfish Lake: a snorkel-only lake.

@@ -20,6 +20,8 @@ const NOT_RUN: { pattern: RegExp; reason: string }[] = [
   { pattern: /^npm install && npm test$/, reason: "the whole suite, of which this test is part" },
   { pattern: /^npm test$/, reason: "the fast tier of the suite" },
   { pattern: /^npm run test:(slow|all)$/, reason: "the slow tier (of which this test is part) and the whole suite" },
+  { pattern: /^npm run test:mcp-sdk-only$/, reason: "the MCP test files again with MCP_REPLAY=off; CI runs it after the whole suite" },
+  { pattern: /^npm run format$/, reason: "rewrites the source; npm run lint checks the same formatting" },
   { pattern: /^sudo apt-get install /, reason: "installs system packages" },
   { pattern: /^npm run dev$/, reason: "a file watcher that runs until stopped" },
   { pattern: /^npm run (lint|typecheck)$/, reason: "checks of the source, run before every commit and by CI, not a behaviour of the service" },
