@@ -150,6 +150,8 @@ async function startService(port: number): Promise<{ proc: ChildProcess; firstAn
       LOG_LEVEL: "warn",
       RATE_LIMIT_FACTS_PER_HOUR: HIGH,
       RATE_LIMIT_FACTS_PER_DAY: HIGH,
+      // The bench sends every request from 127.0.0.1: no per-address request budget.
+      MAX_REQUESTS_PER_SECOND_PER_IP: "0",
       RATE_LIMIT_SPOTS_PER_HOUR: HIGH,
       RATE_LIMIT_SPOTS_PER_DAY: HIGH,
       RATE_LIMIT_DECISIONS_BURST: HIGH,

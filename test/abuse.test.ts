@@ -7,10 +7,12 @@
 import { writeFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
+import { get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ToolErrorSchema } from "../src/schemas/tool-error.js";
+import { MAX_PIPELINED_REQUESTS } from "../src/web/http-limits.js";
 import { connectClient } from "./helpers/mcp.js";
 import { expectProblem } from "./helpers/problem.js";
 import { servicesPerTest, type TestService } from "./helpers/service.js";
@@ -415,6 +417,64 @@ describe("pipelining", () => {
       for (const s of greedy) s.destroy();
     }
   }, 60_000);
+
+  it("holds one address to its request budget across its connections; another address is served meanwhile", async () => {
+    // A small budget, so that how fast this machine answers cannot let the burst's answers reach the bound below.
+    const svc = await service({ MAX_REQUESTS_PER_SECOND_PER_IP: "16", MAX_REQUEST_BURST_PER_IP: "32" });
+    const port = Number(new URL(svc.base).port);
+    // Each connection stays under the per-connection pipeline limit; together they are 25 times the address's budget.
+    const SOCKETS = 100;
+    const EACH = MAX_PIPELINED_REQUESTS - 1;
+    const request = `GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+    const greedy = await Promise.all(
+      Array.from(
+        { length: SOCKETS },
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const s = connect({ host: "127.0.0.1", port }, () => {
+              s.pause(); // never reads, until counted below
+              s.write(request.repeat(EACH));
+              resolve(s);
+            });
+            s.on("error", () => {});
+            s.once("error", reject);
+          }),
+      ),
+    );
+    try {
+      // Another address (127.0.0.2) is answered while the first one's answers sit unread.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpGet({ host: "127.0.0.1", port, path: "/healthz", localAddress: "127.0.0.2", timeout: 30_000 }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("timeout", () => req.destroy(new Error("timed out")));
+        req.on("error", reject);
+      });
+      expect(status).toBe(200);
+      // Read now: the address got far fewer answers than it asked for (32 at once, 16 a second after), because
+      // each connection whose request found the budget spent was closed.
+      const answers = await Promise.all(
+        greedy.map(
+          (s) =>
+            new Promise<number>((resolve) => {
+              let text = "";
+              s.setEncoding("latin1");
+              s.on("data", (d: string) => (text += d));
+              s.once("close", () => resolve(text.split("HTTP/1.1 200 OK").length - 1));
+              s.resume();
+              s.end();
+            }),
+        ),
+      );
+      const total = answers.reduce((a, b) => a + b, 0);
+      expect(total).toBeGreaterThan(0);
+      expect(answers.filter((n) => n === 0).length).toBeGreaterThan(0);
+      expect(total).toBeLessThan((SOCKETS * EACH) / 2);
+    } finally {
+      for (const s of greedy) s.destroy();
+    }
+  }, 90_000);
 
   it("answers a short pipeline in order", async () => {
     const svc = await service({});

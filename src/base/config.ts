@@ -84,6 +84,10 @@ const EnvSchema = z.object({
   /** Open connections in total and from one address (IPv6: one /64); keep-alive shortens under pressure. */
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  /** Requests one address may send a second on average, every route (0: no budget; see docs/operations.md). */
+  MAX_REQUESTS_PER_SECOND_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(128),
+  /** Requests one address may send at once before the per-second budget applies. */
+  MAX_REQUEST_BURST_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(256),
   /** Cap multiplier for user-triggered AI fetchers, which share a few addresses among many people. */
   AI_FETCHER_MULTIPLIER: z.coerce.number().min(1).max(1000).default(10),
   /** Honour X-Forwarded-For: a hop count, or trusted proxy addresses/subnets ("true" is refused). */
@@ -127,7 +131,7 @@ export interface Config {
   /** Renders at once and renders waiting (share images, pages). */
   render: { concurrency: number; queue: number };
   /** Connection caps (src/http/server-hooks.ts). */
-  connections: { max: number; perIp: number };
+  connections: { max: number; perIp: number; requestsPerSecondPerIp: number; requestBurstPerIp: number };
   /** Express "trust proxy" setting (false: the socket address is the caller). */
   trustProxy: false | number | string;
   redisUrl: string | null;
@@ -254,7 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     // One core is left to the thread that answers requests (one worker on a 1- or 2-core machine).
     render: { concurrency: e.RENDER_CONCURRENCY ?? Math.max(1, availableParallelism() - 1), queue: e.RENDER_QUEUE },
-    connections: { max: e.MAX_CONNECTIONS, perIp: e.MAX_CONNECTIONS_PER_IP },
+    connections: { max: e.MAX_CONNECTIONS, perIp: e.MAX_CONNECTIONS_PER_IP, requestsPerSecondPerIp: e.MAX_REQUESTS_PER_SECOND_PER_IP, requestBurstPerIp: e.MAX_REQUEST_BURST_PER_IP },
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     redisUrl: e.REDIS_URL ?? null,
     validationScoring: e.VALIDATION_SCORING === "on",

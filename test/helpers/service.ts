@@ -48,6 +48,8 @@ export const NO_RATE_LIMITS = {
   RATE_LIMIT_SPOTS_PER_DAY: "0",
   RATE_LIMIT_DECISIONS_BURST: "0",
   RATE_LIMIT_RENDERS_PER_HOUR: "0",
+  // The per-address request budget (docs/operations.md) is tested on its own in test/abuse.test.ts.
+  MAX_REQUESTS_PER_SECOND_PER_IP: "0",
 };
 
 export async function startService(opts: StartOptions = {}): Promise<TestService> {
