@@ -30,6 +30,7 @@ import { RENDER_IDLE_MS } from "../src/services/render/render-pool.js";
 import { recommendSpot } from "../src/answers/recommend-spot.js";
 import { freePort } from "../test/helpers/ports.js";
 import { abuseReport, abuseSection } from "./abuse.js";
+import { firstTimeReport, firstTimeSection } from "./first-time.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -37,7 +38,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     "update-doc": { type: "boolean", default: false },
-    /** "all" (default), "abuse" (only the abuse section) or "http" (everything but the abuse section). */
+    /** "all" (default), "first" (only first-time questions), "abuse" (only the abuse section) or "http" (everything but the abuse section). */
     section: { type: "string", default: "all" },
     "spray-s": { type: "string", default: "20" },
     addresses: { type: "string", default: "1000000" },
@@ -66,10 +67,26 @@ async function runAbuse(): Promise<void> {
   if (args["update-doc"]) updateDoc("abuse", table);
 }
 
+/** First-time questions over REST and MCP in both eras (bench/first-time.ts): what hosts send. */
+async function runFirstTime(): Promise<void> {
+  console.log("first-time questions section");
+  const result = await firstTimeSection();
+  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(PROJECT_ROOT, "bench/results/first-time.json"), `${JSON.stringify(result, null, 2)}\n`);
+  const table = firstTimeReport(result);
+  console.log(`\n${table}\n`);
+  if (args["update-doc"]) updateDoc("first-time", table);
+}
+
 if (args.section === "abuse") {
   await runAbuse();
   process.exit(0);
 }
+if (args.section === "first") {
+  await runFirstTime();
+  process.exit(0);
+}
+if (args.section === "all") await runFirstTime();
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
