@@ -198,8 +198,12 @@ describe.each(REGIONS)("%s", (_, { id, region, spot }) => {
     `%s: ranked when published full (${supportByRule(region)}), otherwise conditions_only pointing to get_conditions; the data's unsuited spots left out, no spearfishing closure`,
     async (activity: RankedActivity) => {
       const body = await recommendations(published, `activity=${activity}&region=${id}&date=2026-11-22`);
-      if (supportByRule(region) === "full" && region.spots.every((s) => s.unsuited[activity])) {
-        // Every spot unsuited to the activity (the Crystal Coast's deep offshore wrecks for snorkelling): nothing to rank.
+      // A region can earn full on its dive sites while none of the spots that suit this activity is
+      // calibrated (Palm Beach: its two snorkel spots have no published typical visibility; the Crystal Coast: every spot is unsuited to snorkelling): then
+      // there is nothing to rank, and the answer says so rather than ranking an estimate.
+      const levels = regionLevels(RECORDS.get(region.id)!).spots;
+      const rankable = region.spots.some((s, i) => levels[i]!.calibrated && !s.unsuited[activity]);
+      if (supportByRule(region) === "full" && !rankable) {
         expect(body).toMatchObject({ status: "no_data", picks: [] });
       } else if (supportByRule(region) === "full") {
         expect(body.status).toBe("ok");
@@ -1083,7 +1087,7 @@ describe("not_covered: the nearest covered spot across the sea", () => {
     { from: "off Port Moresby across the Coral Sea", q: "activity=snorkel&lat=-9.6&lon=147.0", spot: "opal-reef", region: "au-qld-cairns", km: [700, 790] },
     { from: "the Chatham Islands across the antimeridian", q: "activity=snorkel&lat=-43.95&lon=-176.55", spot: "hmnzs-waikato", region: "nz-ntl-northland", km: [1150, 1240] },
     { from: "off Port Sudan down the Red Sea", q: "activity=dive&lat=19.6&lon=37.6", spot: "gota-wadi-gamal", region: "eg-ba-marsa-alam", km: [610, 630] },
-    { from: "the open Atlantic north-east of the Bahamas", q: "activity=dive&lat=28&lon=-72", spot: "papoose-wreck", region: "us-nc-crystal-coast", km: [800, 830] },
+    { from: "the open Atlantic north-east of the Bahamas", q: "activity=dive&lat=28&lon=-72", spot: "esso-bonaire", region: "us-fl-palm-beach", km: [790, 810] },
     { from: "the North Sea midway to Norway", q: "activity=dive&lat=59.5&lon=2.0", spot: "churchill-barrier-3-blockships", region: "gb-ork-scapa-flow", km: [270, 293] },
   ];
 
