@@ -104,6 +104,7 @@ describe("best day", () => {
       "ky-gc-grand-cayman",
       "mv-26-male-atolls",
       "mx-roo-cozumel",
+      "pt-30-madeira",
       "pw-150-rock-islands",
       "th-81-phi-phi-lanta",
       "th-82-similan",
