@@ -166,7 +166,11 @@ describe("a hard daily bound under any traffic", () => {
     expect(b.gateOnly.share).toBeLessThan(callBudget(big).perDay.openMeteoShareOfFreeTier / 2);
     expect(b.worstCase.share).toBeLessThanOrEqual(REFRESH_SHARE);
     expect(b.worstCase.ownedFloorCalls).toBeLessThan(REFRESH_SHARE * OPEN_METEO_FREE_TIER.perDay);
-    expect(b.realistic.share).toBeLessThan(b.worstCase.share);
+    // Realistic traffic (half the regions asked in any 3 hours) needs at most what the governor allows.
+    // Until 55 regions it needed less; from 56 (8,578 gate-only calls a day at 538 spots in 59 regions,
+    // half of it 4,289) it meets the governor's 4,000, which then holds some refreshes back: the bound
+    // holds, the headroom is gone (docs/live-data.md).
+    expect(b.realistic.share).toBeLessThanOrEqual(b.worstCase.share);
     expect(b.busiestHourCalls).toBeLessThan(OPEN_METEO_FREE_TIER.perHour * REFRESH_SHARE);
   });
 
