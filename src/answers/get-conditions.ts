@@ -10,7 +10,7 @@ import { MODELLED_TIDE_ID } from "../sources/tide-model.js";
 import type { Spot } from "../catalog/catalog.js";
 import type { ServiceContext } from "../services/context.js";
 import { ServiceError } from "../base/errors.js";
-import { provenanceOf } from "../forecast/engine.js";
+import { provenanceOf, type SpotForecast } from "../forecast/engine.js";
 import { SEASONAL_NORM_LABEL } from "../model/norms.js";
 import { isDaylightSlot } from "../model/periods.js";
 import { UNRANKED_NOTES, unrankedOf } from "../model/why.js";
@@ -61,7 +61,39 @@ export interface GetConditionsInput {
   to?: Raw;
 }
 
+/** The question once parsed: the spot (asked or snapped to), the window asked for and what the horizon allows. */
+interface ConditionsQuery {
+  spotId: string | undefined;
+  point: { lat: number; lon: number } | undefined;
+  fromIn: string | undefined;
+  toIn: string | undefined;
+  spot: Spot;
+  resolvedFrom: ConditionsJson["query"]["resolved_from"];
+  today: string;
+  from: string;
+  to: string;
+  availableFrom: string;
+  availableTo: string;
+}
+
+/** What the forecast holds for the query: the periods in range, the nowcast if today is asked, tides and provenance. */
+interface ConditionsSelection {
+  generatedAt: Date;
+  periods: SpotForecast["periods"];
+  nowPeriod: SpotForecast["nowcast"];
+  tideEvents: SpotForecast["tideEvents"];
+  prov: ReturnType<typeof provenanceOf>;
+  visibilitySources: Set<string>;
+  nextUpdate: Date;
+}
+
 export async function getConditions(input: GetConditionsInput, ctx: ServiceContext): Promise<ConditionsJson> {
+  const query = parseConditionsQuery(input, ctx);
+  return renderConditions(query, await selectConditions(query, ctx), ctx);
+}
+
+/** Parse: arguments → the query, or the ServiceError the spec names for them. */
+function parseConditionsQuery(input: GetConditionsInput, ctx: ServiceContext): ConditionsQuery {
   const spotId = parseSpotId(input.spot);
   const point = parsePoint(input.lat, input.lon);
   if (spotId !== undefined && point !== undefined) {
@@ -91,8 +123,7 @@ export async function getConditions(input: GetConditionsInput, ctx: ServiceConte
     resolvedFrom = { lat: point!.lat, lon: point!.lon, distance_km: roundKm(near.distanceKm) };
   }
 
-  const now = ctx.clock.now();
-  const today = localDate(now, spot.timezone);
+  const today = localDate(ctx.clock.now(), spot.timezone);
   const from = fromIn ?? today;
   const to = toIn ?? addDays(from, MAX_RANGE_DAYS - 1);
   if (daysBetween(from, to) < 0) throw new ServiceError("invalid_range", `\`to\` (${to}) is before \`from\` (${from}).`);
@@ -109,60 +140,72 @@ export async function getConditions(input: GetConditionsInput, ctx: ServiceConte
       { extra: { available_from: today, available_to: lastDay } },
     );
   }
+  return { spotId, point, fromIn, toIn, spot, resolvedFrom, today, from, to, availableFrom, availableTo };
+}
 
-  const { forecast, generatedAt } = await ctx.forecasts.forecast(spot);
-  const periods = forecast.periods.filter((p) => p.date >= availableFrom && p.date <= availableTo);
-  const todayInRange = from <= today && today <= to;
+/** Decide: read the spot's forecast and take what the query covers. */
+async function selectConditions(q: ConditionsQuery, ctx: ServiceContext): Promise<ConditionsSelection> {
+  const { forecast, generatedAt } = await ctx.forecasts.forecast(q.spot);
+  const periods = forecast.periods.filter((p) => p.date >= q.availableFrom && p.date <= q.availableTo);
+  const todayInRange = q.from <= q.today && q.today <= q.to;
   const nowPeriod = todayInRange ? forecast.nowcast : null;
   const used = nowPeriod ? [nowPeriod, ...periods] : periods;
-  const prov = provenanceOf(forecast, used);
   const first = periods[0]?.start;
   const last = periods[periods.length - 1]?.end;
-  const tideEvents = first && last ? forecast.tideEvents.filter((e) => e.time >= first && e.time < last) : [];
-  const visibilitySources = new Set(used.map((p) => p.visibilitySource).filter((s) => s !== null));
-  // Upstream answers are cached per model hour (fetched ahead for recently asked spots), so newer
-  // data shows at the next refresh boundary, however long ago the current answer was fetched.
-  const nextUpdate = new Date((Math.floor(forecast.now.getTime() / REFRESH_MS) + 1) * REFRESH_MS);
+  return {
+    generatedAt,
+    periods,
+    nowPeriod,
+    tideEvents: first && last ? forecast.tideEvents.filter((e) => e.time >= first && e.time < last) : [],
+    prov: provenanceOf(forecast, used),
+    visibilitySources: new Set(used.map((p) => p.visibilitySource).filter((s) => s !== null)),
+    // Upstream answers are cached per model hour (fetched ahead for recently asked spots), so newer
+    // data shows at the next refresh boundary, however long ago the current answer was fetched.
+    nextUpdate: new Date((Math.floor(forecast.now.getTime() / REFRESH_MS) + 1) * REFRESH_MS),
+  };
+}
 
-  const body: ConditionsJson = {
+/** Render: the response object, built whole (its Markdown is conditionsMarkdown, below). */
+function renderConditions(q: ConditionsQuery, s: ConditionsSelection, ctx: ServiceContext): ConditionsJson {
+  const { spot } = q;
+  return {
     schema: "service.conditions.v1",
     spot: { id: spot.id, name: spot.name, region: regionRef(spot.region), lat: spot.lat, lon: spot.lon, timezone: spot.timezone },
     query: {
-      spot: spotId ?? null,
-      lat: point?.lat ?? null,
-      lon: point?.lon ?? null,
-      from: fromIn ?? null,
-      to: toIn ?? null,
-      resolved_from: resolvedFrom,
+      spot: q.spotId ?? null,
+      lat: q.point?.lat ?? null,
+      lon: q.point?.lon ?? null,
+      from: q.fromIn ?? null,
+      to: q.toIn ?? null,
+      resolved_from: q.resolvedFrom,
     },
     range: {
-      from,
-      to,
-      available_from: periods.length > 0 ? availableFrom : null,
-      available_to: periods.length > 0 ? availableTo : null,
+      from: q.from,
+      to: q.to,
+      available_from: s.periods.length > 0 ? q.availableFrom : null,
+      available_to: s.periods.length > 0 ? q.availableTo : null,
     },
-    generated_at: isoWithOffset(generatedAt, spot.timezone),
-    next_update_after: isoWithOffset(nextUpdate, spot.timezone),
+    generated_at: isoWithOffset(s.generatedAt, spot.timezone),
+    next_update_after: isoWithOffset(s.nextUpdate, spot.timezone),
     data_quality: {
-      visibility_source: visibilitySources.has("satellite") ? "satellite" : visibilitySources.has("heuristic") ? "heuristic" : null,
-      freshness: prov.freshness,
+      visibility_source: s.visibilitySources.has("satellite") ? "satellite" : s.visibilitySources.has("heuristic") ? "heuristic" : null,
+      freshness: s.prov.freshness,
     },
     tide_datum: "MLLW",
-    now: nowPeriod?.json ?? null,
-    periods: periods.map((p) => p.json),
-    tide_events: tideEvents.map((e) => ({
+    now: s.nowPeriod?.json ?? null,
+    periods: s.periods.map((p) => p.json),
+    tide_events: s.tideEvents.map((e) => ({
       type: e.type,
       time: isoWithOffset(e.time, spot.timezone),
       height_ft: round(e.heightFt, 2),
     })),
-    sources: prov.sources,
-    links: { page: ctx.links.spotPage(spot.id), app: ctx.links.app(spot.id, availableFrom), docs: ctx.links.docs },
-    attribution: `Conditions for ${spot.name} by ${SERVICE_NAME} (${ctx.links.base}), using ${prov.credits.map((c) => c.provider).join("; ")}.`,
+    sources: s.prov.sources,
+    links: { page: ctx.links.spotPage(spot.id), app: ctx.links.app(spot.id, q.availableFrom), docs: ctx.links.docs },
+    attribution: `Conditions for ${spot.name} by ${SERVICE_NAME} (${ctx.links.base}), using ${s.prov.credits.map((c) => c.provider).join("; ")}.`,
     source: ctx.source,
-    data_credits: prov.credits,
+    data_credits: s.prov.credits,
     disclaimer: DISCLAIMER,
   };
-  return body;
 }
 
 /** The Markdown card a text-only host shows: now, then each day's best daylight period. */

@@ -9,10 +9,20 @@ import { z } from "zod";
 import { unionCredits } from "../base/attribution.js";
 import { picksMarkdown } from "../decisions/markdown.js";
 import type { ServiceContext } from "../services/context.js";
-import { evaluateDay, excludeClosedOn, excludeUnranked, exclusionSentence, screenCandidates } from "../decisions/evaluate.js";
+import { evaluateDay, excludeClosedOn, excludeUnranked, exclusionSentence, screenCandidates, type DayEvaluation } from "../decisions/evaluate.js";
 import { buildPick } from "../decisions/pick.js";
-import { assertWithinHorizon, destinationEcho, destinationInputShape, parseDecisionQuery, parseLimit, resolveDestination, type DecisionInput } from "../decisions/request.js";
-import { commonFields, decisionDataTime, decisionZone, declinedFields, earlyStatus, unrankedFields } from "../decisions/response.js";
+import {
+  assertWithinHorizon,
+  destinationEcho,
+  destinationInputShape,
+  parseDecisionQuery,
+  parseLimit,
+  resolveDestination,
+  type DecisionInput,
+  type DecisionQuery,
+  type Destination,
+} from "../decisions/request.js";
+import { commonFields, decisionDataTime, decisionZone, declinedFields, earlyStatus, unrankedFields, type EarlyStatus } from "../decisions/response.js";
 import { daylightEnd } from "../model/periods.js";
 import { DEFAULT_LIMIT, DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_PICKS, MAX_RADIUS_KM } from "../base/limits.js";
 import { parseDate, type Raw } from "../catalog/params.js";
@@ -48,7 +58,32 @@ export interface RecommendSpotInput extends DecisionInput {
   limit?: Raw;
 }
 
+/** The question once parsed: where, for what, how many picks, and the date (rolled to tomorrow once today's daylight is over). */
+interface RecommendQuery {
+  q: DecisionQuery;
+  dest: Destination;
+  limit: number;
+  dateIn: string | undefined;
+  now: Date;
+  today: string;
+  date: string;
+  rolled: boolean;
+  todayDaylightEnd: Date;
+}
+
+/** What was decided: an early status, a refusal to rank (rules listed), or the day's options. */
+type RecommendDecision =
+  | { kind: "early"; early: EarlyStatus }
+  | { kind: "declined"; region: string; declined: ReturnType<typeof declinedFields> }
+  | { kind: "ranked"; dest: Destination & { covered: true }; day: DayEvaluation };
+
 export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceContext): Promise<RecommendationJson> {
+  const query = parseRecommendQuery(input, ctx);
+  return renderRecommendation(input, query, await decideRecommendation(query, ctx), ctx);
+}
+
+/** Parse: arguments → the query, or the ServiceError the spec names for them. */
+function parseRecommendQuery(input: RecommendSpotInput, ctx: ServiceContext): RecommendQuery {
   const q = parseDecisionQuery(input);
   const limit = parseLimit(input.limit);
   const dateIn = parseDate("date", input.date);
@@ -61,7 +96,28 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
   const todayDaylightEnd = daylightEnd(today, tz);
   const rolled = dateIn === undefined && now.getTime() >= todayDaylightEnd.getTime();
   const date = dateIn ?? (rolled ? addDays(today, 1) : today);
+  return { q, dest, limit, dateIn, now, today, date, rolled, todayDaylightEnd };
+}
 
+/** Decide: screen the spots by their rules and evaluate the date. */
+async function decideRecommendation(query: RecommendQuery, ctx: ServiceContext): Promise<RecommendDecision> {
+  const { q, dest, date } = query;
+  const early = earlyStatus(ctx, q, dest);
+  if (early || !dest.covered) return { kind: "early", early: early! };
+  const screened = screenCandidates(dest.candidates, q.activity, ctx.regulations);
+  const overLimit = dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." }));
+  if (dest.region.decision_support === "conditions_only") {
+    // Rules before the refusal: the answer lists each spot's closure or exclusion, then declines to rank.
+    return { kind: "declined", region: dest.region.name, declined: declinedFields(ctx, dest, q.activity.label, excludeUnranked(excludeClosedOn(screened, date), ctx).excluded, overLimit) };
+  }
+  const day = await evaluateDay(screened, date, q.activity, ctx);
+  day.considered.skipped.push(...overLimit);
+  return { kind: "ranked", dest, day };
+}
+
+/** Render: the response object and its Markdown, built whole from the query and the decision. */
+function renderRecommendation(input: RecommendSpotInput, query: RecommendQuery, decision: RecommendDecision, ctx: ServiceContext): RecommendationJson {
+  const { q, dest, limit, dateIn, today, date, rolled } = query;
   const base = {
     schema: "service.recommendation.v1" as const,
     query: {
@@ -74,70 +130,56 @@ export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceConte
     date_label: dateLabel(date, today),
     date_rolled_forward: rolled,
   };
-  const early = earlyStatus(ctx, q, dest);
-  if (early || !dest.covered) {
-    const e = early!;
-    return {
-      ...base,
-      ...unrankedFields(e),
-      picks: [],
-      cards: [],
-      card_markdown: picksMarkdown(titleFor(q.activity.label, null, base.date_label), [], ctx.links.base, e.message),
-    };
+  if (decision.kind === "early") {
+    const e = decision.early;
+    return { ...base, ...unrankedFields(e), picks: [], cards: [], card_markdown: picksMarkdown(titleFor(q.activity.label, null, base.date_label), [], ctx.links.base, e.message) };
   }
-
-  const regulations = ctx.regulations;
-  const screened = screenCandidates(dest.candidates, q.activity, regulations);
-  const overLimit = dest.overLimit.map((c) => ({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit" as const, note: "Beyond the 20 spots considered per call." }));
-  if (dest.region.decision_support === "conditions_only") {
-    // Rules before the refusal: the answer lists each spot's closure or exclusion, then declines to rank.
-    const declined = declinedFields(ctx, dest, q.activity.label, excludeUnranked(excludeClosedOn(screened, date), ctx).excluded, overLimit);
-    return {
-      ...base,
-      ...declined,
-      picks: [],
-      cards: [],
-      card_markdown: picksMarkdown(titleFor(q.activity.label, dest.region.name, base.date_label), [], ctx.links.base, declined.message),
-    };
+  if (decision.kind === "declined") {
+    const { declined } = decision;
+    return { ...base, ...declined, picks: [], cards: [], card_markdown: picksMarkdown(titleFor(q.activity.label, decision.region, base.date_label), [], ctx.links.base, declined.message) };
   }
-  const day = await evaluateDay(screened, date, q.activity, ctx);
-  for (const c of dest.overLimit) day.considered.skipped.push({ spot: { id: c.spot.id, name: c.spot.name }, reason: "over_limit", note: "Beyond the 20 spots considered per call." });
-  const picks = day.options.slice(0, limit).map((o, i) => buildPick(ctx, i + 1, o, { activity: q.activity, date, today, point: dest.point, regulationsReadable: regulations.readable }));
-
-  const notes: string[] = [];
-  if (rolled) notes.push(`Today's daylight windows have passed, so ${picks.length > 0 ? "these picks are" : "this answer is"} for tomorrow (${date}).`);
-  if (dest.kind === "point" && dest.nearest) {
-    notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${roundKm(dest.nearest.distanceKm)} km from your point).`);
-  }
-  // The spec's `ok` means picks exist. With none, the answer is `no_data` (the one status the spec
-  // lists for a covered region without picks), and the message says why: no daylight left on the
-  // date comes first, as no spot can be picked then whatever the rules; else every candidate excluded
-  // or closed on the date, each with its rule; else no scored daylight period in the data.
-  let status: RecommendationJson["status"] = "ok";
-  const daylightLeft = date !== today || now.getTime() < todayDaylightEnd.getTime();
-  if (picks.length > 0) {
-    notes.unshift(`${picks.length === 1 ? "Best pick" : `Top ${picks.length} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
-  } else {
-    status = "no_data";
-    if (daylightLeft && day.considered.excluded.length === dest.candidates.length) {
-      notes.unshift(exclusionSentence(q.activity.label, day.considered.excluded, date));
-    } else {
-      notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${date === today ? "tomorrow" : "another date"}.`);
-    }
-  }
-  const message = notes.join(" ");
+  const { day } = decision;
+  const region = decision.dest.region.name;
+  const picks = day.options.slice(0, limit).map((o, i) => buildPick(ctx, i + 1, o, { activity: q.activity, date, today, point: dest.point, regulationsReadable: ctx.regulations.readable }));
+  const message = recommendationMessage(query, decision, picks.length);
   return {
     ...base,
     generated_at: decisionDataTime(ctx, dest, [day.dataTime]),
     data_credits: unionCredits(picks.map((p) => p.data_credits)),
-    status,
+    // The spec's `ok` means picks exist; with none, `no_data` (the one status the spec lists for a
+    // covered region without picks), and the message says why.
+    status: picks.length > 0 ? "ok" : "no_data",
     considered: day.considered,
     message,
     facts_hint: null,
     picks,
     cards: picks.map((p) => p.card),
-    card_markdown: picksMarkdown(titleFor(q.activity.label, dest.region.name, base.date_label), picks, ctx.links.base, message),
+    card_markdown: picksMarkdown(titleFor(q.activity.label, region, base.date_label), picks, ctx.links.base, message),
   };
+}
+
+/**
+ * The headline: the picks, or why there are none. No daylight left on the date comes first, as no
+ * spot can be picked then whatever the rules; else every candidate excluded or closed on the date,
+ * each with its rule; else no scored daylight period in the data.
+ */
+function recommendationMessage(query: RecommendQuery, decision: Extract<RecommendDecision, { kind: "ranked" }>, picked: number): string {
+  const { q, today, date, rolled, now, todayDaylightEnd } = query;
+  const { dest, day } = decision;
+  const notes: string[] = [];
+  if (rolled) notes.push(`Today's daylight windows have passed, so ${picked > 0 ? "these picks are" : "this answer is"} for tomorrow (${date}).`);
+  if (dest.kind === "point" && dest.nearest) {
+    notes.push(`Picks come from ${dest.region.name}, the region of the nearest covered spot (${dest.nearest.spot.name}, ${roundKm(dest.nearest.distanceKm)} km from your point).`);
+  }
+  const daylightLeft = date !== today || now.getTime() < todayDaylightEnd.getTime();
+  if (picked > 0) {
+    notes.unshift(`${picked === 1 ? "Best pick" : `Top ${picked} picks`} for ${q.activity.label.toLowerCase()} in ${dest.region.name}, ${dateLabel(date, today)} (${date}).`);
+  } else if (daylightLeft && day.considered.excluded.length === dest.candidates.length) {
+    notes.unshift(exclusionSentence(q.activity.label, day.considered.excluded, date));
+  } else {
+    notes.unshift(`No daylight forecast is left for ${date} in ${dest.region.name}. Try ${date === today ? "tomorrow" : "another date"}.`);
+  }
+  return notes.join(" ");
 }
 
 function titleFor(activityLabel: string, regionName: string | null, label: string): string {
