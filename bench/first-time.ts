@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PROJECT_ROOT } from "../src/base/paths.js";
 import { freePort } from "../test/helpers/ports.js";
-import { START } from "./start-command.js";
+import { benchEnv, START } from "./start-command.js";
 
 export type Surface = "rest" | "mcp-2026" | "mcp-2025";
 export interface FirstTimeRow {
@@ -25,7 +25,6 @@ export interface FirstTimeResult {
   rows: FirstTimeRow[];
 }
 
-const HIGH = "100000000";
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" } };
 
 function cpuMs(pid: number): number {
@@ -38,22 +37,7 @@ async function start(): Promise<{ proc: ChildProcess; base: string }> {
   const proc = spawn(process.execPath, START.args, {
     cwd: PROJECT_ROOT,
     stdio: "ignore",
-    env: {
-      ...process.env,
-      ...START.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_SOURCE: "offline",
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_FACTS_PER_HOUR: HIGH,
-      RATE_LIMIT_FACTS_PER_DAY: HIGH,
-      RATE_LIMIT_SPOTS_PER_HOUR: HIGH,
-      RATE_LIMIT_SPOTS_PER_DAY: HIGH,
-      RATE_LIMIT_DECISIONS_BURST: HIGH,
-      RATE_LIMIT_RENDERS_PER_HOUR: HIGH,
-      MAX_REQUESTS_PER_SECOND_PER_IP: "0",
-    },
+    env: benchEnv(port),
   });
   const base = `http://127.0.0.1:${port}`;
   // Ready: warmed up (the readiness probe says so), so no question pays for start-up.

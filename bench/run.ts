@@ -22,7 +22,7 @@ import { loadConfig } from "../src/base/config.js";
 import { createContext } from "../src/compose.js";
 import { createLogger } from "../src/base/logger.js";
 import { PROJECT_ROOT } from "../src/base/paths.js";
-import { START } from "./start-command.js";
+import { benchEnv, START } from "./start-command.js";
 import { drawCard, loadEngine } from "../src/services/render/card-draw.js";
 import { cardImageModel, CardImages } from "../src/services/render/card-image.js";
 import { loadCardFonts } from "../src/services/render/fonts.js";
@@ -92,7 +92,6 @@ const DURATION_S = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 // The largest region published `full` (a region published conditions_only would measure a refusal).
 const REGION = "za-wc-cape-peninsula";
-const HIGH = "100000000"; // caps this high keep the limiter code on the path without refusing the load
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
@@ -157,22 +156,7 @@ async function startService(port: number): Promise<{ proc: ChildProcess; firstAn
   const proc = spawn(process.execPath, START_ARGS, {
     cwd: PROJECT_ROOT,
     stdio: "ignore",
-    env: {
-      ...process.env,
-      ...START.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      DATA_SOURCE: "offline",
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_FACTS_PER_HOUR: HIGH,
-      RATE_LIMIT_FACTS_PER_DAY: HIGH,
-      // The bench sends every request from 127.0.0.1: no per-address request budget.
-      MAX_REQUESTS_PER_SECOND_PER_IP: "0",
-      RATE_LIMIT_SPOTS_PER_HOUR: HIGH,
-      RATE_LIMIT_SPOTS_PER_DAY: HIGH,
-      RATE_LIMIT_DECISIONS_BURST: HIGH,
-    },
+    env: benchEnv(port),
   });
   for (;;) {
     try {
