@@ -23,6 +23,7 @@ import { PACKAGE } from "../base/package-info.js";
 import { PROJECT_ROOT } from "../base/paths.js";
 import type { ToolErrorJson } from "../schemas/tool-error.js";
 import { MCP_PROTOCOL_VERSIONS } from "./versions.js";
+import { carried, STATELESS_CAPABILITIES } from "./sdk-fence.js";
 import { advertisedInput, advertisedOutput, checkArguments, prepareSchemas, type ToolDefinition } from "../answers/tool.js";
 
 /** Registry name; the server card and server.json use the same. */
@@ -67,7 +68,7 @@ export function toolErrorResult(e: unknown, ctx: ServiceContext, toolName: strin
 }
 
 /**
- * What /mcp knows about one request, handed to the server factory through the SDK's authInfo: the
+ * What /mcp knows about one request, handed to the server factory through the SDK's authInfo (sdk-fence.ts, J): the
  * caller (for metering), an admission already decided by the transport (so a call is never
  * admitted twice), and, after the call, the cached answer it was served from.
  */
@@ -110,7 +111,7 @@ export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceCon
 
 /** The record /mcp made for the request (see http.ts); the stdio entry has none: a local caller. */
 export function callRecordOf(reqCtx: McpRequestContext | undefined): CallRecord {
-  const recorded = reqCtx?.authInfo?.extra?.call as CallRecord | undefined;
+  const recorded = carried(reqCtx, "call") as CallRecord | undefined;
   if (recorded) return recorded;
   // An HTTP request always passes through http.ts; only stdio arrives without a request.
   return { caller: reqCtx?.requestInfo ? { ...LOCAL_CALLER, id: "ip:unknown", local: false } : LOCAL_CALLER };
@@ -143,9 +144,7 @@ export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadC
       instructions: INSTRUCTIONS,
       // The only versions negotiated: `initialize` asking for any other gets the newest 2025-era one.
       supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
-      // A stateless server never sends list_changed notifications: say so rather than let the SDK
-      // advertise them (it defaults listChanged to true when a tool or resource is registered).
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, extensions: { [EXTENSION_ID]: {} } },
+      capabilities: { ...STATELESS_CAPABILITIES, extensions: { [EXTENSION_ID]: {} } },
       cacheHints: { "tools/list": hour, "server/discover": hour, "resources/list": hour, "resources/read": hour },
     });
     for (const { t, config } of prepared) {
