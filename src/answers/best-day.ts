@@ -84,13 +84,13 @@ type BestDayDecision =
   | { kind: "declined"; region: string; declined: ReturnType<typeof declinedFields> }
   | { kind: "ranked"; region: string; screened: ScreenedCandidates; overLimit: Considered["skipped"]; results: DayResult[]; ranked: RankedDay[]; dataTimes: (Date | null)[] };
 
-export async function bestDay(input: BestDayInput, ctx: ServiceContext): Promise<BestDayJson> {
+export async function bestDay(input: BestDayInput, ctx: Pick<ServiceContext, "catalog" | "clock" | "forecasts" | "links" | "regulations" | "source" | "validation">): Promise<BestDayJson> {
   const query = parseBestDayQuery(input, ctx);
   return renderBestDay(query, await decideBestDay(query, ctx), ctx);
 }
 
 /** Parse: arguments → the query, or the ServiceError the spec names for them. */
-function parseBestDayQuery(input: BestDayInput, ctx: ServiceContext): BestDayQuery {
+function parseBestDayQuery(input: BestDayInput, ctx: Pick<ServiceContext, "catalog" | "clock">): BestDayQuery {
   const q = parseDecisionQuery(input);
   const fromIn = parseDate("from", input.from);
   const toIn = parseDate("to", input.to);
@@ -119,7 +119,7 @@ function parseBestDayQuery(input: BestDayInput, ctx: ServiceContext): BestDayQue
 }
 
 /** Decide: screen the spots by their rules, evaluate every day, rank the days. */
-async function decideBestDay(query: BestDayQuery, ctx: ServiceContext): Promise<BestDayDecision> {
+async function decideBestDay(query: BestDayQuery, ctx: Pick<ServiceContext, "catalog" | "forecasts" | "links" | "regulations">): Promise<BestDayDecision> {
   const { q, dest } = query;
   const early = earlyStatus(ctx, q, dest);
   if (early || !dest.covered) return { kind: "early", early: early! };
@@ -150,7 +150,7 @@ async function decideBestDay(query: BestDayQuery, ctx: ServiceContext): Promise<
 }
 
 /** Render: the response object and its Markdown, built whole from the query and the decision. */
-function renderBestDay(query: BestDayQuery, decision: BestDayDecision, ctx: ServiceContext): BestDayJson {
+function renderBestDay(query: BestDayQuery, decision: BestDayDecision, ctx: Pick<ServiceContext, "clock" | "links" | "regulations" | "source" | "validation">): BestDayJson {
   const { q, dest, today, fromIn, toIn, toWanted, from, to, dates } = query;
   const base = {
     schema: "service.best_day.v1" as const,
@@ -240,12 +240,12 @@ function consideredOf(query: BestDayQuery, decision: Ranked): BestDayJson["consi
 }
 
 /** Today has daylight left until its last daylight window ends (recommend_spot rolls forward then). */
-function daylightLeftOn(date: string, query: BestDayQuery, ctx: ServiceContext): boolean {
+function daylightLeftOn(date: string, query: BestDayQuery, ctx: Pick<ServiceContext, "clock">): boolean {
   return date !== query.today || ctx.clock.now().getTime() < daylightEnd(query.today, query.tz).getTime();
 }
 
 /** One day's line: its best spot and window, or why it has none. */
-function daySummary(r: DayResult, query: BestDayQuery, screened: ScreenedCandidates, ctx: ServiceContext): BestDayJson["days"][number] {
+function daySummary(r: DayResult, query: BestDayQuery, screened: ScreenedCandidates, ctx: Pick<ServiceContext, "clock">): BestDayJson["days"][number] {
   const label = dateLabel(r.date, query.today);
   if (!r.top) {
     const allClosed = screened.eligible.length > 0 && r.closed.length === screened.eligible.length;
@@ -291,7 +291,7 @@ function bestMessage(query: BestDayQuery, best: NonNullable<BestDayJson["best"]>
 }
 
 /** The headline when no day wins: no daylight left said first, then every spot excluded or closed on every day, each with its rule. */
-function noBestMessage(query: BestDayQuery, decision: Ranked, ctx: ServiceContext): string {
+function noBestMessage(query: BestDayQuery, decision: Ranked, ctx: Pick<ServiceContext, "clock">): string {
   const { q, from, to, dates } = query;
   const { screened, results, region } = decision;
   if (!dates.some((d) => daylightLeftOn(d, query, ctx))) {

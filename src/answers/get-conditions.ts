@@ -87,13 +87,13 @@ interface ConditionsSelection {
   nextUpdate: Date;
 }
 
-export async function getConditions(input: GetConditionsInput, ctx: ServiceContext): Promise<ConditionsJson> {
+export async function getConditions(input: GetConditionsInput, ctx: Pick<ServiceContext, "catalog" | "clock" | "forecasts" | "links" | "source">): Promise<ConditionsJson> {
   const query = parseConditionsQuery(input, ctx);
   return renderConditions(query, await selectConditions(query, ctx), ctx);
 }
 
 /** Parse: arguments → the query, or the ServiceError the spec names for them. */
-function parseConditionsQuery(input: GetConditionsInput, ctx: ServiceContext): ConditionsQuery {
+function parseConditionsQuery(input: GetConditionsInput, ctx: Pick<ServiceContext, "catalog" | "clock">): ConditionsQuery {
   const spotId = parseSpotId(input.spot);
   const point = parsePoint(input.lat, input.lon);
   if (spotId !== undefined && point !== undefined) {
@@ -144,7 +144,7 @@ function parseConditionsQuery(input: GetConditionsInput, ctx: ServiceContext): C
 }
 
 /** Decide: read the spot's forecast and take what the query covers. */
-async function selectConditions(q: ConditionsQuery, ctx: ServiceContext): Promise<ConditionsSelection> {
+async function selectConditions(q: ConditionsQuery, ctx: Pick<ServiceContext, "forecasts">): Promise<ConditionsSelection> {
   const { forecast, generatedAt } = await ctx.forecasts.forecast(q.spot);
   const periods = forecast.periods.filter((p) => p.date >= q.availableFrom && p.date <= q.availableTo);
   const todayInRange = q.from <= q.today && q.today <= q.to;
@@ -166,7 +166,7 @@ async function selectConditions(q: ConditionsQuery, ctx: ServiceContext): Promis
 }
 
 /** Render: the response object, built whole (its Markdown is conditionsMarkdown, below). */
-function renderConditions(q: ConditionsQuery, s: ConditionsSelection, ctx: ServiceContext): ConditionsJson {
+function renderConditions(q: ConditionsQuery, s: ConditionsSelection, ctx: Pick<ServiceContext, "links" | "source">): ConditionsJson {
   const { spot } = q;
   return {
     schema: "service.conditions.v1",
@@ -209,7 +209,7 @@ function renderConditions(q: ConditionsQuery, s: ConditionsSelection, ctx: Servi
 }
 
 /** The Markdown card a text-only host shows: now, then each day's best daylight period. */
-export function conditionsMarkdown(c: ConditionsJson, ctx: ServiceContext): string {
+export function conditionsMarkdown(c: ConditionsJson, ctx: Pick<ServiceContext, "catalog" | "clock" | "links">): string {
   const tz = c.spot.timezone;
   const today = localDate(ctx.clock.now(), tz);
   const lines: string[] = [];

@@ -13,6 +13,7 @@ import type { ErrorCode } from "../base/errors.js";
 import { HORIZON_DAYS } from "../base/limits.js";
 import { TIDE_STATION_MAX_KM } from "../catalog/schema.js";
 import type { Raw } from "../catalog/params.js";
+import type { Region } from "../catalog/catalog.js";
 import { CoverageSchema, type CoverageJson } from "../schemas/catalog.js";
 import { mdEscape } from "../decisions/md-escape.js";
 import { readOnlyAnnotations, type ToolDefinition } from "./tool.js";
@@ -47,8 +48,27 @@ function regionFilter(v: Raw): string[] | null {
   return ids.length === 0 ? null : ids;
 }
 
-export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): CoverageJson {
-  const wanted = regionFilter(input.region);
+export function listCoverage(input: ListCoverageInput, ctx: Pick<ServiceContext, "catalog" | "clock" | "config" | "links" | "source">): CoverageJson {
+  const query = parseCoverageQuery(input);
+  return renderCoverage(decideCoverage(query, ctx), ctx);
+}
+
+interface CoverageQuery {
+  /** Region ids asked for; null for every region. */
+  wanted: string[] | null;
+}
+
+interface CoverageDecision {
+  regions: readonly Region[];
+  notes: string[];
+}
+
+function parseCoverageQuery(input: ListCoverageInput): CoverageQuery {
+  return { wanted: regionFilter(input.region) };
+}
+
+/** The regions asked for, and what a caller needs to know about them: the horizon, what ranks and why not, tides, unknown ids. */
+function decideCoverage({ wanted }: CoverageQuery, ctx: Pick<ServiceContext, "catalog" | "config" | "links">): CoverageDecision {
   const regions = wanted === null ? ctx.catalog.regions : ctx.catalog.regions.filter((r) => wanted.includes(r.id));
   const notes = [
     `Forecasts cover today through today + ${HORIZON_DAYS - 1} (spot-local dates) in 3-hour periods, refreshed hourly.`,
@@ -60,26 +80,33 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
   for (const r of regions.filter((x) => x.decision_support === "conditions_only")) {
     notes.push(`Not ranked: ${ctx.catalog.levels(r).reason ?? `${r.name}: held back by its publisher although its data meet the calibration rule.`}`);
   }
-  const untided = regions.filter((r) => r.spots.some((s) => s.tide_station === null));
-  if (untided.length > 0) {
-    const where = untided.map((r) => {
-      const n = r.spots.filter((s) => s.tide_station === null).length;
-      return n === r.spots.length ? r.name : `${r.name} (${n} of ${r.spots.length} spots)`;
-    });
-    // With live data their tide is modelled from Open-Meteo's sea level (src/sources/tide-model.ts); offline there is none.
-    const live = ctx.config.dataSource !== "offline";
-    notes.push(
-      `No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for ${where.join(", ")}: ` +
-        (live
-          ? "their tides are modelled (Open-Meteo's modelled sea level, tide plus surge, heights above an MLLW estimated from the model's own low waters; not a station prediction, not for navigation), and null where the model has none."
-          : "tide fields are null there."),
-    );
-  }
+  const tides = untidedNote(regions, ctx.config.dataSource !== "offline");
+  if (tides) notes.push(tides);
   const unknown = (wanted ?? []).filter((id) => !ctx.catalog.region(id));
   if (unknown.length > 0) {
     const meant = unknown.map((id) => didYouMean(suggestRegions(ctx.catalog, id).map((r) => r.id))).join("");
     notes.unshift(`No region has id ${unknown.map((id) => JSON.stringify(id)).join(", ")}.${meant} Known regions: ${ctx.catalog.regions.map((r) => r.id).join(", ")}.`);
   }
+  return { regions, notes };
+}
+
+/** Where no tide station is near: modelled tides with live data (src/sources/tide-model.ts), none offline. */
+function untidedNote(regions: readonly Region[], live: boolean): string | null {
+  const untided = regions.filter((r) => r.spots.some((s) => s.tide_station === null));
+  if (untided.length === 0) return null;
+  const where = untided.map((r) => {
+    const n = r.spots.filter((s) => s.tide_station === null).length;
+    return n === r.spots.length ? r.name : `${r.name} (${n} of ${r.spots.length} spots)`;
+  });
+  return (
+    `No tide station lies within ${TIDE_STATION_MAX_KM} km in the tide database for ${where.join(", ")}: ` +
+    (live
+      ? "their tides are modelled (Open-Meteo's modelled sea level, tide plus surge, heights above an MLLW estimated from the model's own low waters; not a station prediction, not for navigation), and null where the model has none."
+      : "tide fields are null there.")
+  );
+}
+
+function renderCoverage({ regions, notes }: CoverageDecision, ctx: Pick<ServiceContext, "clock" | "source">): CoverageJson {
   return {
     schema: "service.coverage.v1",
     source: ctx.source,
@@ -100,7 +127,7 @@ export function listCoverage(input: ListCoverageInput, ctx: ServiceContext): Cov
   };
 }
 
-export function coverageMarkdown(c: CoverageJson, ctx: ServiceContext): string {
+export function coverageMarkdown(c: CoverageJson, ctx: Pick<ServiceContext, "links">): string {
   const lines = ["## Ocean Conditions coverage", ""];
   for (const r of c.regions) {
     const level = r.decision_support === "full" ? "recommendations and facts" : "facts only (conditions_only)";

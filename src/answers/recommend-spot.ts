@@ -77,13 +77,16 @@ type RecommendDecision =
   | { kind: "declined"; region: string; declined: ReturnType<typeof declinedFields> }
   | { kind: "ranked"; dest: Destination & { covered: true }; day: DayEvaluation };
 
-export async function recommendSpot(input: RecommendSpotInput, ctx: ServiceContext): Promise<RecommendationJson> {
+export async function recommendSpot(
+  input: RecommendSpotInput,
+  ctx: Pick<ServiceContext, "catalog" | "clock" | "forecasts" | "links" | "regulations" | "source" | "validation">,
+): Promise<RecommendationJson> {
   const query = parseRecommendQuery(input, ctx);
   return renderRecommendation(input, query, await decideRecommendation(query, ctx), ctx);
 }
 
 /** Parse: arguments → the query, or the ServiceError the spec names for them. */
-function parseRecommendQuery(input: RecommendSpotInput, ctx: ServiceContext): RecommendQuery {
+function parseRecommendQuery(input: RecommendSpotInput, ctx: Pick<ServiceContext, "catalog" | "clock">): RecommendQuery {
   const q = parseDecisionQuery(input);
   const limit = parseLimit(input.limit);
   const dateIn = parseDate("date", input.date);
@@ -100,7 +103,7 @@ function parseRecommendQuery(input: RecommendSpotInput, ctx: ServiceContext): Re
 }
 
 /** Decide: screen the spots by their rules and evaluate the date. */
-async function decideRecommendation(query: RecommendQuery, ctx: ServiceContext): Promise<RecommendDecision> {
+async function decideRecommendation(query: RecommendQuery, ctx: Pick<ServiceContext, "catalog" | "forecasts" | "links" | "regulations">): Promise<RecommendDecision> {
   const { q, dest, date } = query;
   const early = earlyStatus(ctx, q, dest);
   if (early || !dest.covered) return { kind: "early", early: early! };
@@ -116,7 +119,12 @@ async function decideRecommendation(query: RecommendQuery, ctx: ServiceContext):
 }
 
 /** Render: the response object and its Markdown, built whole from the query and the decision. */
-function renderRecommendation(input: RecommendSpotInput, query: RecommendQuery, decision: RecommendDecision, ctx: ServiceContext): RecommendationJson {
+function renderRecommendation(
+  input: RecommendSpotInput,
+  query: RecommendQuery,
+  decision: RecommendDecision,
+  ctx: Pick<ServiceContext, "clock" | "links" | "regulations" | "source" | "validation">,
+): RecommendationJson {
   const { q, dest, limit, dateIn, today, date, rolled } = query;
   const base = {
     schema: "service.recommendation.v1" as const,

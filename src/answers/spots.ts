@@ -24,7 +24,7 @@ export interface ListSpotsInput {
   lon?: Raw;
 }
 
-export function listSpots(input: ListSpotsInput, ctx: ServiceContext): SpotListJson {
+export function listSpots(input: ListSpotsInput, ctx: Pick<ServiceContext, "catalog" | "links" | "source">): SpotListJson {
   const regionId = optionalString("region", input.region);
   const q = optionalString("q", input.q);
   const point = parsePoint(input.lat, input.lon);

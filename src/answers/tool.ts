@@ -17,6 +17,14 @@ import type { Operation } from "../services/metering/meter.js";
 import { portableJsonSchema } from "../schemas/portable.js";
 import { ToolErrorSchema } from "../schemas/tool-error.js";
 
+/**
+ * The part of the service a tool may read: the catalogue and its rules, the clock, the forecasts and
+ * the validation record, links and the source block. Metering, the answer cache, Redis, the upstream
+ * adapters and the logger stay with the surfaces that call tools (mcp/server.ts, http/api.ts).
+ * Each tool's own functions declare the smaller part they read (Pick<ServiceContext, …>).
+ */
+export type ToolContext = Pick<ServiceContext, "catalog" | "clock" | "config" | "forecasts" | "links" | "regulations" | "source" | "validation">;
+
 export interface ToolDefinition<T = unknown> {
   name: string;
   /** The REST twin's operation: metered the same way (rate limits, keys). */
@@ -30,11 +38,11 @@ export interface ToolDefinition<T = unknown> {
   annotations: ToolAnnotations;
   /** Renders the MCP Apps card view as well as Markdown. */
   appView: boolean;
-  run(args: Record<string, unknown>, ctx: ServiceContext): Promise<T> | T;
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<T> | T;
   /** The code an argument of the wrong JSON type is refused with; default: the parameter's own (params.ts). */
   argumentCode?: (argument: string) => ErrorCode;
   /** Ready-to-show Markdown; ends with the source line. */
-  markdown(result: T, ctx: ServiceContext): string;
+  markdown(result: T, ctx: ToolContext): string;
 }
 
 /** Every tool only reads; `openWorld` when its answer draws on outside data (forecasts), not the catalogue alone. */

@@ -30,7 +30,7 @@ export interface CardInput {
 }
 
 /** The rules a spearfishing card's headline must carry where the spot lies (gear limits, rules not checked), or null. */
-function rulesTag(ctx: ServiceContext, c: CardInput): string | null {
+function rulesTag(ctx: Pick<ServiceContext, "regulations">, c: CardInput): string | null {
   if (c.activity?.id !== "spearfish" || !ctx.regulations.readable) return null;
   return spearfishingTag(
     ctx.regulations
@@ -40,7 +40,7 @@ function rulesTag(ctx: ServiceContext, c: CardInput): string | null {
   );
 }
 
-export function buildCard(ctx: ServiceContext, c: CardInput): SpotCardJson {
+export function buildCard(ctx: Pick<ServiceContext, "links" | "regulations">, c: CardInput): SpotCardJson {
   const tz = c.spot.timezone;
   const p = c.period;
   const tier = p?.rating ? tierById(p.rating) : null;

@@ -164,7 +164,7 @@ export function excludeUnranked(screened: ScreenedCandidates, ctx: Pick<ServiceC
 }
 
 /** Scores one date across the screened candidates (less those closed that day, and those not ranked) and ranks them. */
-export async function evaluateDay(screenedForActivity: ScreenedCandidates, date: string, activity: Activity, ctx: ServiceContext): Promise<DayEvaluation> {
+export async function evaluateDay(screenedForActivity: ScreenedCandidates, date: string, activity: Activity, ctx: Pick<ServiceContext, "catalog" | "forecasts">): Promise<DayEvaluation> {
   const screened = excludeUnranked(excludeClosedOn(screenedForActivity, date), ctx);
   const timed = await Promise.all(screened.eligible.map((e) => ctx.forecasts.forecast(e.candidate.spot)));
   const options: DayOption[] = [];

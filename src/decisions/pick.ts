@@ -55,7 +55,7 @@ export function metricsOf(p: PeriodResult): z.infer<typeof DecisionMetricsSchema
   };
 }
 
-export function buildPick(ctx: ServiceContext, rank: number, option: DayOption, pc: PickContext, versusNext: string | null = null): PickJson {
+export function buildPick(ctx: Pick<ServiceContext, "links" | "regulations" | "validation">, rank: number, option: DayOption, pc: PickContext, versusNext: string | null = null): PickJson {
   const { spot, distanceKm } = option.candidate;
   const p = option.period;
   const tz = spot.timezone;

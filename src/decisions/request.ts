@@ -132,8 +132,8 @@ export function parseLimit(v: Raw): number {
  * Resolves the destination. An unknown spot or region → 404 unknown_spot: the spec lists no other
  * 404 code for decisions, so an unknown region is refused with it and its detail names the region.
  */
-export function resolveDestination(q: DecisionQuery, ctx: ServiceContext): Destination {
-  const { catalog } = ctx;
+export function resolveDestination(q: DecisionQuery, ctx: Pick<ServiceContext, "catalog">): Destination {
+  const catalog = ctx.catalog;
   if (q.spotId !== null) {
     const spot = resolveSpot(catalog, q.spotId);
     return { covered: true, kind: "spot", region: spot.region, candidates: [{ spot, distanceKm: null }], overLimit: [], point: null, nearest: null };

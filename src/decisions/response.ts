@@ -83,13 +83,13 @@ export function decisionZone(dest: Destination): string {
  * A decision's `generated_at`: the time of the data it was made from (the newest forecast it read),
  * or the start of the hour when it read none. The same data gives the same answer everywhere.
  */
-export function decisionDataTime(ctx: ServiceContext, dest: Destination, dataTimes: readonly (Date | null)[] = []): string {
+export function decisionDataTime(ctx: Pick<ServiceContext, "clock">, dest: Destination, dataTimes: readonly (Date | null)[] = []): string {
   let t = hourFloor(ctx.clock.now());
   for (const d of dataTimes) if (d !== null && d > t) t = d;
   return isoWithOffset(t, decisionZone(dest));
 }
 
-export function commonFields(ctx: ServiceContext, q: DecisionQuery, dest: Destination) {
+export function commonFields(ctx: Pick<ServiceContext, "clock" | "source">, q: DecisionQuery, dest: Destination) {
   return {
     source: ctx.source,
     activity: activityInfo(q.activity),
@@ -131,7 +131,7 @@ export function unrankedFields(e: EarlyStatus) {
  * A status that answers without looking at any spot, or null to go on: a `conditions_only` region
  * goes on, so that its answer can say which rules exclude which spots before it declines to rank.
  */
-export function earlyStatus(ctx: ServiceContext, q: DecisionQuery, dest: Destination): EarlyStatus | null {
+export function earlyStatus(ctx: Pick<ServiceContext, "links">, q: DecisionQuery, dest: Destination): EarlyStatus | null {
   if (q.activity.model === "unsupported") {
     if (!dest.covered) {
       // Surf at a place outside coverage: say it is uncovered before pointing at a spot far away.

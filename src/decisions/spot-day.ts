@@ -76,7 +76,7 @@ export const SPOT_DAY_ERRORS = [
  * unknown_activity (400), outside_horizon (422) — the same codes recommend_spot gives for them —
  * and the forecast's own data_unavailable (503); see SPOT_DAY_ERRORS.
  */
-export async function spotDay(input: SpotDayInput, ctx: ServiceContext): Promise<SpotDay> {
+export async function spotDay(input: SpotDayInput, ctx: Pick<ServiceContext, "catalog" | "clock" | "forecasts" | "links" | "regulations" | "validation">): Promise<SpotDay> {
   const spotId = parseSpotId(input.spot);
   if (spotId === undefined) throw new ServiceError("unknown_spot", "Give a spot id; the list of spots is at /api/v1/spots.");
   const spot = resolveSpot(ctx.catalog, spotId);

@@ -75,7 +75,7 @@ export interface RenderedPage {
  */
 export const FORECAST_PAGE_ERRORS = ["missing_location", "one_spot_per_request", "unknown_spot", "data_unavailable", "unavailable"] as const satisfies readonly ErrorCode[];
 
-export async function forecastPage(input: ForecastPageInput, ctx: ServiceContext): Promise<RenderedPage> {
+export async function forecastPage(input: ForecastPageInput, ctx: Pick<ServiceContext, "catalog" | "clock" | "forecasts" | "links" | "regulations" | "source" | "validation">): Promise<RenderedPage> {
   const c: ConditionsJson = await getConditions({ spot: input.spot }, ctx);
   const spot = ctx.catalog.spot(c.spot.id)!;
   // A spot without a station has a tide only when live data model one (src/sources/tide-model.ts).

@@ -34,7 +34,7 @@ export interface RenderedRegionPage {
   builtFor: Date;
 }
 
-export function regionOrThrow(ctx: ServiceContext, id: string): Region {
+export function regionOrThrow(ctx: Pick<ServiceContext, "catalog">, id: string): Region {
   const region = ctx.catalog.region(id);
   if (region) return region;
   throw new ServiceError(
@@ -44,7 +44,7 @@ export function regionOrThrow(ctx: ServiceContext, id: string): Region {
 }
 
 /** What keeps a spot out of an activity or limits it, whatever the water: closures, protected areas, depth. */
-function spotRules(spot: Spot, ctx: ServiceContext): string[] {
+function spotRules(spot: Spot, ctx: Pick<ServiceContext, "regulations">): string[] {
   const rules: string[] = [];
   for (const a of spot.access) rules.push(a.rule.replace(/\.$/, ""));
   if (ctx.regulations.readable) {
@@ -62,7 +62,7 @@ function spotRules(spot: Spot, ctx: ServiceContext): string[] {
  * The region's spots on its coast: the checked-in 1:10m land clipped to the region (data/map), each
  * spot a numbered dot linking its forecast page, numbered as in the spot list.
  */
-function regionMap(region: Region, ctx: ServiceContext): Raw {
+function regionMap(region: Region, ctx: Pick<ServiceContext, "links">): Raw {
   const asset = regionMapsAsset().regions[region.id];
   const frame = asset?.frame ?? regionFrame(region.bbox);
   const dots = region.spots.map((s, i) => {
@@ -85,7 +85,7 @@ function byReason(excluded: RecommendationJson["considered"]["excluded"]): [keyo
 }
 
 /** One activity's answer for one day: the top pick with its reason, or why there is none. */
-function pickLine(r: RecommendationJson, ctx: ServiceContext): Raw {
+function pickLine(r: RecommendationJson, ctx: Pick<ServiceContext, "links">): Raw {
   const top = r.picks[0];
   if (!top) return html`<span>${r.message ?? "No spot could be judged for this day."}</span>`;
   const tier = TIERS.find((t) => t.id === top.rating);
@@ -95,7 +95,11 @@ function pickLine(r: RecommendationJson, ctx: ServiceContext): Raw {
 <br><small>${top.why.summary}</small>`;
 }
 
-export async function regionPage(regionId: string, ctx: ServiceContext, chosen: Units | null = null): Promise<RenderedRegionPage> {
+export async function regionPage(
+  regionId: string,
+  ctx: Pick<ServiceContext, "catalog" | "clock" | "forecasts" | "links" | "regulations" | "source" | "validation">,
+  chosen: Units | null = null,
+): Promise<RenderedRegionPage> {
   const region = regionOrThrow(ctx, regionId);
   const units = chosen ?? defaultUnits(region.country);
   const depth = (m: number) => (units === "metric" ? `${m}` : `${Math.round(m / M_PER_FT)}`);

@@ -14,7 +14,7 @@ function localPath(url: string): string {
   return `${u.pathname}${u.search}`;
 }
 
-export function sharePage(day: SpotDay, ctx: ServiceContext): string {
+export function sharePage(day: SpotDay, ctx: Pick<ServiceContext, "links">): string {
   const c = day.card;
   const m = cardImageModel(day);
   const doing = day.activity ? ` for ${day.activity.label.toLowerCase()}` : "";
@@ -62,7 +62,7 @@ ${creditsFooter(day.credits, html`<a href="${ctx.links.base}">${c.attribution}</
 }
 
 /** A small HTML page for errors on page routes (unknown spot → 404 and so on). */
-export function errorPage(status: number, heading: string, detail: string, ctx: ServiceContext): string {
+export function errorPage(status: number, heading: string, detail: string, ctx: Pick<ServiceContext, "links">): string {
   const body = html`<h1>${heading}</h1>
 <p>${detail}</p>
 <p>Every region, each with its page of spots, is listed on the <a href="${ctx.links.base}/">front page</a>; as JSON at <a href="${ctx.links.base}/api/v1/spots">/api/v1/spots</a>.</p>`;
