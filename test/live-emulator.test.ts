@@ -101,6 +101,49 @@ describe("a cold start under a crowd", () => {
   });
 });
 
+describe("a cold start in auto mode", () => {
+  it("answers every spot 200 at 16 in flight (labelled norms where a download must wait), sends nothing the quota refuses, and a minute later is live", async () => {
+    const r = await live({ mode: "auto", env: { UPSTREAM_TIMEOUT_MS: "8000" } });
+    const ask = (spot: string) => async () => {
+      const { status, body } = await conditions(r, spot);
+      return { spot, status, freshness: status === 200 ? (body as ConditionsJson).data_quality.freshness : null };
+    };
+    const first = await crowd(
+      catalog.spots.map((s) => ask(s.id)),
+      16,
+    );
+    expect(first.maxInFlight).toBe(16);
+    expect(first.results.filter((a) => a.status !== 200).map((a) => `${a.spot}: ${a.status}`)).toEqual([]);
+    // The catalogue's first downloads exceed a minute's quota: what had to wait is answered from the
+    // labelled seasonal norms, and what was fetched is live.
+    const norms = first.results.filter((a) => a.freshness !== "live").length;
+    expect(first.results.filter((a) => a.freshness === "live").length).toBeGreaterThan(0);
+    await r.svc.ctx.upstreams!.settled();
+    // A minute later, the held-back downloads go within the new minute's quota.
+    r.svc.clock.advance(MINUTE_MS);
+    const second = await crowd(
+      catalog.spots.map((s) => ask(s.id)),
+      16,
+    );
+    await r.svc.ctx.upstreams!.settled();
+    const stillNorms = second.results.filter((a) => a.status !== 200 || a.freshness !== "live");
+    // Within three minutes every spot is live: each minute fetches up to the quota.
+    for (let minute = 2; minute <= 3 && stillNorms.length > 0; minute++) {
+      r.svc.clock.advance(MINUTE_MS);
+      const retry = await crowd(
+        stillNorms.map((a) => ask(a.spot)),
+        16,
+      );
+      await r.svc.ctx.upstreams!.settled();
+      stillNorms.splice(0, stillNorms.length, ...retry.results.filter((a) => a.status !== 200 || a.freshness !== "live"));
+    }
+    expect(stillNorms.map((a) => `${a.spot}: ${a.status} ${String(a.freshness)}`)).toEqual([]);
+    expect(norms).toBeLessThan(catalog.spots.length);
+    expect(refused429(r)).toBe(0);
+    expect(breakersOpened(r)).toEqual([]);
+  });
+});
+
 describe("a spent daily quota", () => {
   it("auto: serves the last good forecast with its true age, then seasonal norms, never 503; live again after the reset", async () => {
     const r = await live({ mode: "auto" });
