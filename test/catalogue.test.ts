@@ -562,6 +562,11 @@ describe("what an activity offers and leaves out at particular places", () => {
       picks: 3,
     },
     { claim: "Scapa Flow offers snorkellers only the shallow shore blockships at Churchill Barrier 3", query: sn("gb-ork-scapa-flow"), picks: ["churchill-barrier-3-blockships"] },
+    {
+      claim: "Puerto Galera offers snorkellers only Sinandigan Wall's shallow slope, not the Alma Jane at 29 m or the harbour wrecks",
+      query: sn("ph-mdr-puerto-galera"),
+      excluded: { "alma-jane-wreck": "unsuited_depth", "sabang-bay-wrecks": "unsuited_hazard", "sinandigan-wall": null },
+    },
     // Diving, and Jellyfish Lake: a snorkel-only lake.
     { claim: "Hin Muang is offered to divers", query: dv("th-81-phi-phi-lanta"), excluded: { "hin-muang": null }, picks: "some" },
     {
