@@ -408,6 +408,20 @@ describe("what an activity offers and leaves out at particular places", () => {
       picks: ["haulover-bay"],
     },
     {
+      claim: "the Luis Peña reserve, the bathing beaches and the busy piers and bays leave Vieques's Green Beach and La Plata to spear",
+      query: sp("us-pr-culebra-vieques"),
+      excluded: {
+        ...reasons(["carlos-rosario", "melones-reef"], "closed_to_spearfishing"),
+        "flamenco-beach": "unsuited_use",
+        "isla-palominos": "unsuited_use",
+        "culebrita-tortuga-bay": "unsuited_hazard",
+        "mosquito-pier": "unsuited_hazard",
+        "esperanza-sugar-pier": "unsuited_hazard",
+      },
+      exact: true,
+      picks: ["punta-arenas-green-beach", "la-plata-vieques"],
+    },
+    {
       claim: "Portofino's protected area bans spearfishing everywhere, so every spot is closed",
       query: sp("it-42-portofino"),
       excluded: reasons(
