@@ -593,6 +593,13 @@ describe("what an activity offers and leaves out at particular places", () => {
     { claim: "a dive within 5 km of L'Estartit finds the Medes", query: "activity=dive&lat=42.05&lon=3.2&radius_km=5&limit=1", picks: ["medes-islands"] },
     { claim: "Jellyfish Lake allows no scuba", query: dv("pw-150-rock-islands"), excluded: { "jellyfish-lake-palau": "unsuited_access" } },
     {
+      claim: "Kauaʻi leaves Sheraton Caverns to boat divers, keeps divers out of the shallow lagoons, and dives Tunnels and Kōloa Landing",
+      query: dv("us-hi-kauai"),
+      excluded: { "sheraton-caverns": null, "tunnels-makua-beach": null, "koloa-landing": null, "kee-lagoon": "unsuited_depth", "anini-beach": "unsuited_depth" },
+      picks: "some",
+    },
+    { claim: "Kauaʻi keeps snorkellers off the offshore Sheraton Caverns", query: sn("us-hi-kauai"), excluded: { "sheraton-caverns": "unsuited_entry" }, picks: "some" },
+    {
       claim: "Jellyfish Lake is no freedive: hydrogen sulphide from about 15 m",
       query: "activity=freedive&region=pw-150-rock-islands&limit=5",
       excluded: { "jellyfish-lake-palau": "unsuited_hazard" },
