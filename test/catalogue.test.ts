@@ -444,7 +444,7 @@ describe("what an activity offers and leaves out at particular places", () => {
       status: "ok",
     },
     {
-      claim: "Marseille's Riou no-take zone closes the Congloués and the busy wrecks stay out; the Tiboulen de Maïre is left to spear",
+      claim: "Marseille's Riou no-take zone closes the Congloués and the busy wrecks and Cap Caveau stay out; the Tiboulen de Maïre is left to spear",
       query: sp("fr-13-marseille-calanques"),
       excluded: {
         "petit-congloue": "closed_to_spearfishing",
@@ -452,6 +452,8 @@ describe("what an activity offers and leaves out at particular places", () => {
         "liban-wreck-farillons": "unsuited_hazard",
         "chaouen-wreck": "unsuited_hazard",
         "dalton-wreck": "unsuited_hazard",
+        "drome-wreck": "unsuited_hazard",
+        "cap-caveau-frioul": "unsuited_hazard",
       },
       exact: true,
       picks: ["tiboulen-de-maire"],
