@@ -72,6 +72,50 @@ describeWithRedis("key allotments and lockouts across a Redis restart", () => {
     expect(await spendRestartAndAsk(NO_PERSISTENCE)).toEqual({ allotment: 200, lockedOut: 429 });
   }, 90_000);
 
+  it("a lockout stands through a flood of 5,000 new callers against a small Redis run as documented", async () => {
+    // The documented policy and persistence with a 2 MB cap: the flood's rate-limit windows fill it,
+    // and volatile-ttl evicts the keys nearest expiry, which is where a lockout's counter sits.
+    const line = readFileSync(join(PROJECT_ROOT, "docs/operations.md"), "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("redis-server "))!;
+    const policy = /--maxmemory-policy (\S+)/.exec(line)![1]!;
+    const redis = await startRedis(undefined, [...NO_PERSISTENCE, "--maxmemory", "2mb", "--maxmemory-policy", policy]);
+    const client = new Redis(redis.url);
+    let svc: TestService | undefined;
+    try {
+      // The facts limits at their defaults, so every caller's windows are kept in Redis.
+      const limits = { RATE_LIMIT_FACTS_PER_HOUR: "300", RATE_LIMIT_FACTS_PER_DAY: "2000", RATE_LIMIT_SPOTS_PER_HOUR: "30", RATE_LIMIT_SPOTS_PER_DAY: "100" };
+      svc = await startService({
+        env: { REDIS_URL: redis.url, AUTH_MODE: "metered", API_KEYS_FILE: keys, RATE_LIMIT_FAILED_KEYS: "2", TRUST_PROXY: "loopback", ...limits },
+        log: pino({ level: "silent" }),
+      });
+      await expect.poll(() => svc!.json<{ status: string }>("/readyz").then((r) => r.body.status), { timeout: 20_000, interval: 100 }).toBe("ok");
+      const call = (key: string, from: string) => svc!.get(DECISION, { headers: { Authorization: `Bearer ${key}`, "X-Forwarded-For": from } }).then((r) => r.status);
+      expect([await call("oc_live_wrongwrong00", "198.51.100.9"), await call("oc_live_wrongwrong01", "198.51.100.9"), await call(FIVE, "198.51.100.9")]).toEqual([401, 401, 429]);
+      // 5,000 callers never seen before (one IPv6 /64 each), 16 at a time, each asking for facts.
+      let next = 0;
+      const statuses: Record<number, number> = {};
+      const flood = async () => {
+        for (let i = next++; i < 5_000; i = next++) {
+          const status = await svc!
+            .get("/api/v1/conditions?spot=molokini-back-wall", { headers: { "X-Forwarded-For": `2001:db8:${(i >> 8).toString(16)}:${(i & 255).toString(16)}::1` } })
+            // The body is read, so the connection is reused.
+            .then(async (r) => (await r.arrayBuffer(), r.status));
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, flood));
+      expect(statuses).toEqual({ 200: 5_000 });
+      const evicted = Number(/evicted_keys:(\d+)/.exec(await client.info("stats"))![1]);
+      expect(evicted).toBeGreaterThan(0);
+      expect(await call(FIVE, "198.51.100.9")).toBe(429);
+    } finally {
+      await svc?.close();
+      client.disconnect();
+      await redis.stop();
+    }
+  }, 180_000);
+
   it("a lockout whose counter Redis evicts stands, and a second address is still judged by Redis", async () => {
     const redis = await startRedis(undefined, NO_PERSISTENCE);
     const client = new Redis(redis.url);
