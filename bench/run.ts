@@ -23,6 +23,7 @@ import { createContext } from "../src/compose.js";
 import { createLogger } from "../src/base/logger.js";
 import { PROJECT_ROOT } from "../src/base/paths.js";
 import { benchEnv, START } from "./start-command.js";
+import { validationReport, validationSection } from "./validation.js";
 import { drawCard, loadEngine } from "../src/services/render/card-draw.js";
 import { cardImageModel, CardImages } from "../src/services/render/card-image.js";
 import { loadCardFonts } from "../src/services/render/fonts.js";
@@ -38,7 +39,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     "update-doc": { type: "boolean", default: false },
-    /** "all" (default), "first" (only first-time questions), "abuse" (only the abuse section) or "http" (everything but the abuse section). */
+    /** "all" (default), "first" (only first-time questions), "validation" (only the validation record), "abuse" (only the abuse section) or "http" (everything but the abuse section). */
     section: { type: "string", default: "all" },
     "spray-s": { type: "string", default: "20" },
     addresses: { type: "string", default: "1000000" },
@@ -78,6 +79,21 @@ async function runFirstTime(): Promise<void> {
   if (args["update-doc"]) updateDoc("first-time", table);
 }
 
+/** The validation record under repeated requests and a flood (bench/validation.ts). */
+async function runValidation(): Promise<void> {
+  console.log("validation section");
+  const result = await validationSection();
+  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(PROJECT_ROOT, "bench/results/validation.json"), `${JSON.stringify(result, null, 2)}\n`);
+  const table = validationReport(result);
+  console.log(`\n${table}\n`);
+  if (args["update-doc"]) updateDoc("validation", table);
+}
+
+if (args.section === "validation") {
+  await runValidation();
+  process.exit(0);
+}
 if (args.section === "abuse") {
   await runAbuse();
   process.exit(0);
@@ -86,7 +102,10 @@ if (args.section === "first") {
   await runFirstTime();
   process.exit(0);
 }
-if (args.section === "all") await runFirstTime();
+if (args.section === "all") {
+  await runFirstTime();
+  await runValidation();
+}
 const ROUNDS = Number(args.rounds);
 const DURATION_S = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
