@@ -75,7 +75,8 @@ describe("best day", () => {
     // Every full-support region has a winner for each ranked activity, with 7 days each, except
     // spearfishing where every spot lies in water closed to it or unsuited to it: parks (Bonaire,
     // Cozumel, Komodo, Phi Phi & Ko Lanta, Galápagos, Palau's Rock Islands, the Similans, Raja Ampat,
-    // Bunaken, Roatán's reserve with the Bay Islands speargun ban, the reported reserve off Tulamben),
+    // Bunaken, Roatán's reserve with the Bay Islands speargun ban, the reported reserve off Tulamben, the
+    // Nusa Penida marine protected area),
     // national bans on spear guns (the Maldives, Belize's visitors, Curaçao), Aruba (every spot a bathing beach,
     // a tour-boat wreck or too deep, under its permit-only spear-gun tolerance), Grand Cayman's licence,
     // Egypt's suspension of recreational fishing on its Red Sea coasts, Portofino's protected area, Aqaba's marine reserve (its one
@@ -93,6 +94,7 @@ describe("best day", () => {
       "eg-js-dahab",
       "eg-js-sharm-el-sheikh",
       "hn-ib-roatan-west",
+      "id-ba-nusa-penida",
       "id-ba-tulamben-amed",
       "id-nb-gili-islands",
       "id-nt-komodo",
