@@ -77,6 +77,8 @@ describe("best day", () => {
     // Cozumel, Komodo, Phi Phi & Ko Lanta, Galápagos, Palau's Rock Islands, the Similans, Raja Ampat,
     // Bunaken, Roatán's reserve with the Bay Islands speargun ban, the reported reserve off Tulamben,
     // Puerto Galera's dive sites, which its dive centres say are protected from fishing),
+    // Bunaken, Roatán's reserve with the Bay Islands speargun ban, the reported reserve off Tulamben, the
+    // Nusa Penida marine protected area),
     // national bans on spear guns (the Maldives, Belize's visitors, Curaçao), Aruba (every spot a bathing beach,
     // a tour-boat wreck or too deep, under its permit-only spear-gun tolerance), Grand Cayman's licence,
     // Egypt's suspension of recreational fishing on its Red Sea coasts, Portofino's protected area, Aqaba's marine reserve (its one
@@ -94,6 +96,7 @@ describe("best day", () => {
       "eg-js-dahab",
       "eg-js-sharm-el-sheikh",
       "hn-ib-roatan-west",
+      "id-ba-nusa-penida",
       "id-ba-tulamben-amed",
       "id-nb-gili-islands",
       "id-nt-komodo",
