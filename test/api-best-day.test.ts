@@ -116,8 +116,9 @@ describe("best day", () => {
       "us-fl-keys",
     ];
     // And snorkelling where no spot suits it: the Crystal Coast's wrecks lie 17–35 m down, far offshore,
-    // and its one shore dive sits on a ship channel's tidal current.
-    const noSnorkelling = ["us-nc-crystal-coast"];
+    // and its one shore dive sits on a ship channel's tidal current; every Plymouth site is a boat dive
+    // 14-32 m down, offshore or among harbour traffic.
+    const noSnorkelling = ["gb-con-south-cornwall", "us-nc-crystal-coast"];
     expect(regions.length).toBeGreaterThan(1);
     expect(declined.sort()).toEqual([...noSnorkelling.map((r) => `snorkel@${r}`), ...noSpearfishing.map((r) => `spearfish@${r}`)].sort());
     expect(winners).toBe(regions.length * 4 - noSpearfishing.length - noSnorkelling.length);
