@@ -42,7 +42,8 @@ describe("the shipped catalogue ranks", () => {
         const { status, body } = await svc.json<RecommendationJson>(`/api/v1/recommendations?activity=${activity}&region=${region.id}&date=${DATE}&limit=5`);
         expect(status, region.id).toBe(200);
         // A region can rank on its dive sites while no calibrated spot suits this activity (the Crystal
-        // Coast's wrecks for snorkelling; Palm Beach's two snorkel spots have no published figure): it
+        // Coast's and Plymouth's boat-dived wrecks for snorkelling; Palm Beach's two snorkel spots have
+        // no published figure): it
         // answers no_data and says why, never an estimate ranked as if calibrated.
         const levels = catalog.levels(region).spots;
         if (!region.spots.some((s) => levels.find((x) => x.id === s.id)!.calibrated && !s.unsuited[activity])) {
@@ -71,7 +72,7 @@ describe("the shipped catalogue ranks", () => {
         }
       }
       expect(empty).toEqual([]);
-      expect(noneToRank.sort()).toEqual(activity === "snorkel" ? ["us-fl-palm-beach", "us-nc-crystal-coast"] : []);
+      expect(noneToRank.sort()).toEqual(activity === "snorkel" ? ["gb-con-south-cornwall", "us-fl-palm-beach", "us-nc-crystal-coast"] : []);
       expect(picks).toBeGreaterThanOrEqual(full.length);
       expect(judged).toBeLessThan(picks);
     });
