@@ -4,10 +4,12 @@
 //    dates × 6 activity values), render budget off (the worst case: a client with many addresses),
 //    then a page spray; the probe's /healthz and conditions latency, and peak RSS throughout;
 //  - a flood of distinct X-Forwarded-For addresses (TRUST_PROXY=loopback): RSS growth;
+//  - 100 sockets from one address pipelining requests and reading no answer: the probe's /healthz;
 //  - 20,000 idle sockets: whether the probe is still answered.
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { PROJECT_ROOT } from "../src/base/paths.js";
@@ -156,6 +158,30 @@ export async function abuseSection(opts: { sprayS: number; addresses: number; so
   const rssAfter = rssMb(flood.proc.pid!);
   await stop(flood.proc);
 
+  // --- pipelining: 100 sockets from one address, each 15 requests for the OpenAPI document (under the
+  // per-connection limit of 16), never reading an answer; the probe asks /healthz meanwhile ---
+  const pipe = await start({ MAX_REQUESTS_PER_SECOND_PER_IP: "128" });
+  const pipeSockets: Socket[] = [];
+  for (let k = 0; k < 100; k++) {
+    const sk = connect({ host: "127.0.0.1", port: pipe.port });
+    sk.on("error", () => {});
+    // Paused: the answers pile up in the kernel's buffers and then the server's.
+    sk.pause();
+    sk.write("GET /openapi.json HTTP/1.1\r\nHost: a\r\nAccept-Encoding: identity\r\n\r\n".repeat(15));
+    pipeSockets.push(sk);
+  }
+  const pipeAgent = new Agent({ keepAlive: false });
+  const pipeProbe: number[] = [];
+  let pipeFailed = 0;
+  for (let k = 0; k < 50; k++) {
+    const ms = await probeOnce(pipeAgent, new URL(`${pipe.base}/healthz`));
+    if (ms === null) pipeFailed++;
+    else pipeProbe.push(ms);
+    await sleep(20);
+  }
+  for (const sk of pipeSockets) sk.destroy();
+  await stop(pipe.proc);
+
   // --- idle sockets, held by child processes (a process may hold only so many descriptors) ---
   const sock = await start({});
   const holders = Math.ceil(opts.sockets / 10_000);
@@ -183,6 +209,7 @@ export async function abuseSection(opts: { sprayS: number; addresses: number; so
   const stillOpenN = stillOpen.reduce((a, o) => a + o.open, 0);
 
   return {
+    pipelining: { sockets: 100, perSocket: 15, probeAnswered: pipeProbe.length, probeFailed: pipeFailed, probeP50: round(pct(pipeProbe, 0.5), 1), probeMax: round(Math.max(...pipeProbe), 1) },
     spray: { seconds: opts.sprayS, distinctCards: cards.length, images, pages: pagesResult, distinctPages: pages.length },
     probe: { idle, duringImages, duringPages },
     peakRssMb: { images: round(rssAfterImages, 0), overall: round(peakRss, 0) },
@@ -226,6 +253,7 @@ export function abuseReport(x: Awaited<ReturnType<typeof abuseSection>>): string
     `| Probe requests failed during sprays | ${p.duringImages.failed + p.duringPages.failed} | 0 | ${ok(p.duringImages.failed + p.duringPages.failed === 0)} |`,
     `| Peak RSS through the sprays | ${x.peakRssMb.overall} MB (images ${x.peakRssMb.images} MB) | ≤ 250 MB | ${ok(x.peakRssMb.overall <= 250)} |`,
     `| RSS growth over ${x.flood.addresses.toLocaleString("en")} distinct forwarded addresses (${x.flood.seconds} s, ${x.flood.non2xx} non-2xx) | +${x.flood.growthMb} MB (${x.flood.rssBeforeMb} → peak ${x.flood.peakMb}, end ${x.flood.rssAfterMb}) | ≤ 64 MB | ${ok(x.flood.growthMb <= 64)} |`,
+    `| ${x.pipelining.sockets} sockets from one address, each pipelining ${x.pipelining.perSocket} \`/openapi.json\` and reading none: another address's \`/healthz\` | ${x.pipelining.probeAnswered} / 50 answered, p50 ${x.pipelining.probeP50} ms, max ${x.pipelining.probeMax} | max ≤ 500 ms | ${ok(x.pipelining.probeFailed === 0 && x.pipelining.probeMax <= 500)} |`,
     `| ${x.sockets.opened.toLocaleString("en")} idle sockets from 100 addresses (${x.sockets.refusedAtConnect} refused at connect, ${x.sockets.stillOpenAfterProbe} still open after the probe): probe \`/healthz\` answered | ${x.sockets.probeAnswered} / 100 (p50 ${x.sockets.probeP50} ms, max ${x.sockets.probeMax}) | 100 / 100 | ${ok(x.sockets.probeAnswered === 100)} |`,
   ].join("\n");
 }
