@@ -33,7 +33,7 @@ const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 const catalog = Catalog.load();
 const b = callBudget(catalog);
-console.log(`Catalogue: ${b.spots} spots in ${b.regions} regions → ${b.queryPoints} Open-Meteo query points (each spot's own coordinates).`);
+console.log(`Catalogue: ${b.spots} spots in ${b.regions} regions → ${b.queryPoints} Open-Meteo query points (spots within 1 km share one).`);
 console.log(`Worst case, every spot asked about every hour:`);
 console.log(
   `  Open-Meteo: ${b.perHour.openMeteoRequests} requests/h, ${b.perHour.openMeteoCalls} counted calls/h → ${b.perDay.openMeteoCalls}/day ` +
