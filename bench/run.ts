@@ -57,38 +57,26 @@ function updateDoc(marker: string, table: string): void {
   console.log(`BENCHMARKS.md ${marker} updated`);
 }
 
+/**
+ * Runs a section that has its own table: the result in bench/results/<name>.json, the table printed
+ * and, with --update-doc, written between BENCHMARKS.md's <name> markers.
+ */
+async function runSection<T>(name: string, title: string, measure: () => Promise<T>, report: (r: T) => string): Promise<void> {
+  console.log(title);
+  const result = await measure();
+  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(PROJECT_ROOT, `bench/results/${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  const table = report(result);
+  console.log(`\n${table}\n`);
+  if (args["update-doc"]) updateDoc(name, table);
+}
+
 /** The abuse section (bench/abuse.ts): its own process per attack, its own table. */
-async function runAbuse(): Promise<void> {
-  console.log("abuse section");
-  const result = await abuseSection({ sprayS: Number(args["spray-s"]), addresses: Number(args.addresses), sockets: Number(args.sockets) });
-  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
-  writeFileSync(join(PROJECT_ROOT, "bench/results/abuse.json"), `${JSON.stringify(result, null, 2)}\n`);
-  const table = abuseReport(result);
-  console.log(`\n${table}\n`);
-  if (args["update-doc"]) updateDoc("abuse", table);
-}
-
+const runAbuse = () => runSection("abuse", "abuse section", () => abuseSection({ sprayS: Number(args["spray-s"]), addresses: Number(args.addresses), sockets: Number(args.sockets) }), abuseReport);
 /** First-time questions over REST and MCP in both eras (bench/first-time.ts): what hosts send. */
-async function runFirstTime(): Promise<void> {
-  console.log("first-time questions section");
-  const result = await firstTimeSection();
-  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
-  writeFileSync(join(PROJECT_ROOT, "bench/results/first-time.json"), `${JSON.stringify(result, null, 2)}\n`);
-  const table = firstTimeReport(result);
-  console.log(`\n${table}\n`);
-  if (args["update-doc"]) updateDoc("first-time", table);
-}
-
+const runFirstTime = () => runSection("first-time", "first-time questions section", firstTimeSection, firstTimeReport);
 /** The validation record under repeated requests and a flood (bench/validation.ts). */
-async function runValidation(): Promise<void> {
-  console.log("validation section");
-  const result = await validationSection();
-  mkdirSync(join(PROJECT_ROOT, "bench/results"), { recursive: true });
-  writeFileSync(join(PROJECT_ROOT, "bench/results/validation.json"), `${JSON.stringify(result, null, 2)}\n`);
-  const table = validationReport(result);
-  console.log(`\n${table}\n`);
-  if (args["update-doc"]) updateDoc("validation", table);
-}
+const runValidation = () => runSection("validation", "validation section", () => validationSection(), validationReport);
 
 if (args.section === "validation") {
   await runValidation();
