@@ -42,7 +42,7 @@ describe("configuration", () => {
         aiFetcherMultiplier: 10,
       },
       render: { concurrency: Math.max(1, availableParallelism() - 1), queue: 8 },
-      connections: { max: 10_000, perIp: 256, requestsPerSecondPerIp: 128, requestBurstPerIp: 256 },
+      connections: { max: 10_000, perIp: 256, requestsPerSecondPerIp: 128, requestBurstPerIp: 64 },
       trustProxy: false,
       redisUrl: null,
       validationScoring: true,

@@ -87,7 +87,7 @@ const EnvSchema = z.object({
   /** Requests one address may send a second on average, every route (0: no budget; see docs/operations.md). */
   MAX_REQUESTS_PER_SECOND_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(128),
   /** Requests one address may send at once before the per-second budget applies. */
-  MAX_REQUEST_BURST_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  MAX_REQUEST_BURST_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(64),
   /** Cap multiplier for user-triggered AI fetchers, which share a few addresses among many people. */
   AI_FETCHER_MULTIPLIER: z.coerce.number().min(1).max(1000).default(10),
   /** Honour X-Forwarded-For: a hop count, or trusted proxy addresses/subnets ("true" is refused). */
