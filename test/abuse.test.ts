@@ -373,6 +373,18 @@ describe("upstream redirects", () => {
   });
 });
 
+/** Reads a paused socket to its close: how many 200 answers it had been sent (`end`: half-close it first). */
+function answersRead(s: Socket, opts: { end?: boolean } = {}): Promise<number> {
+  return new Promise((resolve) => {
+    let text = "";
+    s.setEncoding("latin1");
+    s.on("data", (d: string) => (text += d));
+    s.once("close", () => resolve(text.split("HTTP/1.1 200 OK").length - 1));
+    s.resume();
+    if (opts.end) s.end();
+  });
+}
+
 describe("pipelining", () => {
   // A client that writes many pipelined requests and reads none would have Node run every one and
   // queue every answer: 100 such sockets stalled other clients for seconds and grew memory by 150 MB.
@@ -400,18 +412,7 @@ describe("pipelining", () => {
       const other = await fetch(`${svc.base}/healthz`, { signal: AbortSignal.timeout(30_000) });
       expect(other.status).toBe(200);
       // Each greedy connection was cut off: read now, it holds far fewer than its 200 answers, then ends.
-      const answers = await Promise.all(
-        greedy.map(
-          (s) =>
-            new Promise<number>((resolve) => {
-              let text = "";
-              s.setEncoding("latin1");
-              s.on("data", (d: string) => (text += d));
-              s.once("close", () => resolve(text.split("HTTP/1.1 200 OK").length - 1));
-              s.resume();
-            }),
-        ),
-      );
+      const answers = await Promise.all(greedy.map((s) => answersRead(s)));
       for (const n of answers) expect(n).toBeLessThan(PIPELINED);
     } finally {
       for (const s of greedy) s.destroy();
@@ -454,19 +455,7 @@ describe("pipelining", () => {
       expect(status).toBe(200);
       // Read now: the address got far fewer answers than it asked for (32 at once, 16 a second after), because
       // each connection whose request found the budget spent was closed.
-      const answers = await Promise.all(
-        greedy.map(
-          (s) =>
-            new Promise<number>((resolve) => {
-              let text = "";
-              s.setEncoding("latin1");
-              s.on("data", (d: string) => (text += d));
-              s.once("close", () => resolve(text.split("HTTP/1.1 200 OK").length - 1));
-              s.resume();
-              s.end();
-            }),
-        ),
-      );
+      const answers = await Promise.all(greedy.map((s) => answersRead(s, { end: true })));
       const total = answers.reduce((a, b) => a + b, 0);
       expect(total).toBeGreaterThan(0);
       expect(answers.filter((n) => n === 0).length).toBeGreaterThan(0);

@@ -20,7 +20,7 @@ import { DEFAULT_RADIUS_KM, HORIZON_DAYS, MAX_RADIUS_KM, MAX_RANGE_DAYS } from "
 import { parseDate, type Raw } from "../catalog/params.js";
 import { BestDaySchema, type BestDayJson } from "../schemas/decisions.js";
 import { addDays, dateLabel, daysBetween, localDate } from "../base/zone.js";
-import { readOnlyAnnotations, type ToolDefinition } from "./tool.js";
+import { readOnlyAnnotations, type ToolDefinition, dateArgument } from "./tool.js";
 
 export const name = "best_day";
 
@@ -34,16 +34,8 @@ export const config = {
     `${DEFAULT_RADIUS_KM}, max ${MAX_RADIUS_KM}). Units: ft, kt, °F. Surf is not ranked.`,
   inputSchema: z.object({
     ...destinationInputShape("best day at just this spot"),
-    from: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional()
-      .describe("First spot-local date; default today; a past date is clamped to today"),
-    to: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional()
-      .describe(`Last spot-local date, inclusive; default from + ${MAX_RANGE_DAYS - 1}`),
+    from: dateArgument("First spot-local date; default today; a past date is clamped to today"),
+    to: dateArgument(`Last spot-local date, inclusive; default from + ${MAX_RANGE_DAYS - 1}`),
   }),
   outputSchema: BestDaySchema,
 };

@@ -23,7 +23,7 @@ import { regionRef } from "../schemas/refs.js";
 import { addDays, dateLabel, daysBetween, isoWithOffset, localDate } from "../base/zone.js";
 import { formatSwell, formatTemp, formatVisibility, formatWind } from "../model/format.js";
 import { mdEscape } from "../decisions/md-escape.js";
-import { readOnlyAnnotations, type ToolDefinition } from "./tool.js";
+import { readOnlyAnnotations, type ToolDefinition, dateArgument } from "./tool.js";
 
 export const name = "get_conditions";
 
@@ -39,16 +39,8 @@ export const config = {
     spot: z.string().regex(SPOT_ID_PATTERN).optional().describe("Spot id, e.g. hanauma-bay"),
     lat: z.number().min(-90).max(90).optional().describe("Latitude, decimal degrees (with lon)"),
     lon: z.number().min(-180).max(180).optional().describe("Longitude, decimal degrees (with lat)"),
-    from: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional()
-      .describe("First spot-local date, YYYY-MM-DD; default today"),
-    to: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional()
-      .describe(`Last spot-local date (inclusive); default from + ${MAX_RANGE_DAYS - 1}; at most ${MAX_RANGE_DAYS} days`),
+    from: dateArgument("First spot-local date, YYYY-MM-DD; default today"),
+    to: dateArgument(`Last spot-local date (inclusive); default from + ${MAX_RANGE_DAYS - 1}; at most ${MAX_RANGE_DAYS} days`),
   }),
   outputSchema: ConditionsSchema,
 };

@@ -29,7 +29,7 @@ import { parseDate, type Raw } from "../catalog/params.js";
 import { RecommendationSchema, type RecommendationJson } from "../schemas/decisions.js";
 import { addDays, dateLabel, localDate } from "../base/zone.js";
 import { roundKm } from "../catalog/geo.js";
-import { readOnlyAnnotations, type ToolDefinition } from "./tool.js";
+import { readOnlyAnnotations, type ToolDefinition, dateArgument } from "./tool.js";
 
 export const name = "recommend_spot";
 
@@ -43,11 +43,7 @@ export const config = {
     `daylight has passed), up to ${HORIZON_DAYS - 1} days ahead; limit 1-${MAX_PICKS}, default ${DEFAULT_LIMIT}. Surf is not ranked.`,
   inputSchema: z.object({
     ...destinationInputShape("judge just this spot"),
-    date: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional()
-      .describe("Spot-local date YYYY-MM-DD, today through today + 6"),
+    date: dateArgument("Spot-local date YYYY-MM-DD, today through today + 6"),
     limit: z.number().int().min(1).max(MAX_PICKS).optional().describe(`Picks to return, 1-${MAX_PICKS}; default ${DEFAULT_LIMIT}`),
   }),
   outputSchema: RecommendationSchema,

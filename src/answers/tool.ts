@@ -16,6 +16,7 @@ import { ServiceError, type ErrorCode } from "../base/errors.js";
 import type { Operation } from "../services/metering/meter.js";
 import { portableJsonSchema } from "../schemas/portable.js";
 import { ToolErrorSchema } from "../schemas/tool-error.js";
+import { DATE_PATTERN } from "../schemas/common.js";
 
 /**
  * The part of the service a tool may read: the catalogue and its rules, the clock, the forecasts and
@@ -44,6 +45,9 @@ export interface ToolDefinition<T = unknown> {
   /** Ready-to-show Markdown; ends with the source line. */
   markdown(result: T, ctx: ToolContext): string;
 }
+
+/** An optional date argument, YYYY-MM-DD, as every dated tool takes it. */
+export const dateArgument = (description: string) => z.string().regex(DATE_PATTERN).optional().describe(description);
 
 /** Every tool only reads; `openWorld` when its answer draws on outside data (forecasts), not the catalogue alone. */
 export function readOnlyAnnotations(openWorld: boolean): ToolAnnotations {

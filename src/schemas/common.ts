@@ -4,10 +4,9 @@
 import { z } from "zod";
 import { ALL_ERROR_CODES } from "../base/errors.js";
 
-export const DateString = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .meta({ description: "Spot-local calendar date, YYYY-MM-DD", example: "2026-11-22" });
+/** A calendar date as the wire writes it, YYYY-MM-DD. */
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export const DateString = z.string().regex(DATE_PATTERN).meta({ description: "Spot-local calendar date, YYYY-MM-DD", example: "2026-11-22" });
 export const DateTime = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/)
