@@ -109,6 +109,15 @@ describe("calendar dates", () => {
     expect(dateLabel("2026-11-21", "2026-11-21")).toBe("Today");
     expect(dateLabel("2026-11-22", "2026-11-21")).toBe("Tomorrow");
     expect(dateLabel("2026-11-28", "2026-11-21")).toBe("Sat, Nov 28");
+    // Weekdays across a leap day, a new year and before 1970.
+    for (const [date, label] of [
+      ["2024-02-29", "Thu, Feb 29"],
+      ["2027-01-04", "Mon, Jan 4"],
+      ["2026-12-02", "Wed, Dec 2"],
+      ["1969-12-31", "Wed, Dec 31"],
+    ])
+      expect(dateLabel(date!, "2026-11-21")).toBe(label);
+    expect(daysBetween("2024-02-28", "2024-03-01")).toBe(2);
   });
 });
 

@@ -177,9 +177,12 @@ export function addDays(date: string, days: number): string {
 
 /** Whole days from `a` to `b` (b - a). */
 export function daysBetween(a: string, b: string): number {
-  const [ay, am, ad] = a.split("-").map(Number) as [number, number, number];
-  const [by, bm, bd] = b.split("-").map(Number) as [number, number, number];
-  return Math.round((Date.UTC(by, bm - 1, bd) - Date.UTC(ay, am - 1, ad)) / DAY_MS);
+  return Math.round((utcDay(b) - utcDay(a)) / DAY_MS);
+}
+
+/** Midnight UTC of a YYYY-MM-DD date, in ms (read by position: every date label and closure reads one). */
+function utcDay(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
 }
 
 /** Month 1-12 of a YYYY-MM-DD date. */
@@ -189,10 +192,8 @@ export function monthOf(date: string): number {
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const WEEKDAY_OF = (date: string) => {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]!;
-};
+// 1970-01-01 was a Thursday.
+const WEEKDAY_OF = (date: string) => WEEKDAYS[(((Math.round(utcDay(date) / DAY_MS) + 4) % 7) + 7) % 7]!;
 
 /** "Today", "Tomorrow", or a short label such as "Sat, Nov 28", relative to spot-local `today`. */
 export function dateLabel(date: string, today: string): string {

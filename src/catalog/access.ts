@@ -12,6 +12,8 @@ type Requirement = Extract<AccessRule, { kind: "reservation" | "permit" }>;
 
 /** The rule that closes the spot on `date` (YYYY-MM-DD, spot-local), or null when it is open. */
 export function closureOn(access: readonly AccessRule[], date: string): Closure | null {
+  // Most spots have no access rules: no date to read.
+  if (access.length === 0) return null;
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
   const weekday = WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]!;
   const monthDay = date.slice(5);
