@@ -202,7 +202,7 @@ async function firstDecisions(base: string) {
 
 /**
  * 8,000 calls over REST and MCP, across every spot, region and activity, 10 at a time: many
- * different questions, so the answer and replay caches fill towards their bounds. RSS at the end.
+ * different questions, so the answer cache and call shapes fill towards their bounds. RSS at the end.
  */
 async function mixedWorkload(base: string, pid: number, calls = 8000) {
   const activities = ["snorkel", "dive", "freedive", "spearfish"];
