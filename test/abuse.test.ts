@@ -332,7 +332,7 @@ describe("MCP input guards and headers", () => {
     expect(ok.status).toBe(200);
   });
 
-  it("carries the same RateLimit headers on /mcp answers as REST, replays included", async () => {
+  it("carries the same RateLimit headers on /mcp answers as REST, those written in the SDK's envelope included", async () => {
     const svc = await service({ RATE_LIMIT_FACTS_PER_HOUR: "10" });
     const call = (id: number) => post(svc, JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_conditions", arguments: { spot: "hanauma-bay" }, _meta: META } }));
     const first = await call(1);

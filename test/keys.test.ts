@@ -141,7 +141,7 @@ describe("keyed decisions over MCP", () => {
       const over = await call();
       expect(over.isError).toBe(true);
       expect(ToolErrorSchema.parse(over.structuredContent).error.code).toBe("free_allotment_exhausted");
-      // The second call was a replay of the first one's response, and it was charged.
+      // The second call was written in the SDK's envelope (learned from the first), and it was charged.
       expect(logLines.filter((l) => l.includes('"replayed":true')).length).toBeGreaterThan(replayedBefore);
     } finally {
       await client.close();

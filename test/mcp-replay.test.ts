@@ -1,6 +1,7 @@
-// Repeated tool calls (2026-07-28 and 2025-era) are answered from the SDK's stored response bytes
-// while the answer behind them is still the valid one. What a client sees must not change: the same bytes with its
-// own id, the same metering, and the SDK's own answer whenever anything that reaches it differs.
+// Tool calls (2026-07-28 and 2025-era) are run by /mcp itself and written into the envelope the SDK
+// wrote around an earlier result of the same kind (src/mcp/replay.ts). What a client sees must not
+// change: byte for byte what the SDK answers (a twin service with MCP_REPLAY=off says what that is),
+// with its own id, the same metering, and the SDK's own answer whenever anything that reaches it differs.
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,13 +11,17 @@ import { scanBody } from "../src/mcp/body-scan.js";
 
 const META = RAW_META;
 const HEADERS = rawHeaders("tools/call", "get_conditions");
-const body = (id: string | number, args: Record<string, unknown> = { spot: "electric-beach" }) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_conditions", arguments: args, _meta: META } });
+const LEGACY_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+const body = (id: string | number, args: Record<string, unknown> = { spot: "electric-beach" }, name = "get_conditions") =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: META } });
+const legacyBody = (id: string | number, args: Record<string, unknown> = { spot: "electric-beach" }, name = "get_conditions") =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
+const NOW = "2026-11-21T19:59:00Z";
 let svc: TestService;
-// A second service without the low rate limit, for the 2025-era calls (the first counts its calls).
+// A second service without the low rate limit (the first counts its calls).
 let legacySvc: TestService;
-// MCP_REPLAY=off: the SDK answers every call.
+// MCP_REPLAY=off at the same instant: the SDK answers every call, and says what each answer must be.
 let sdkOnlySvc: TestService;
 const lines: { replayed?: boolean; route?: string; msg?: string }[] = [];
 beforeAll(async () => {
@@ -27,9 +32,9 @@ beforeAll(async () => {
     },
   });
   // A minute before the forecast hour turns: crossing it takes a minute of the rate limit's hour, not all of it.
-  svc = await startService({ now: "2026-11-21T19:59:00Z", env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9", MCP_REPLAY: "on" }, log: pino({ level: "info" }, sink) });
-  legacySvc = await startService({ env: { LOG_LEVEL: "info", MCP_REPLAY: "on" }, log: pino({ level: "info" }, sink) });
-  sdkOnlySvc = await startService({ env: { LOG_LEVEL: "info", MCP_REPLAY: "off" }, log: pino({ level: "info" }, sink) });
+  svc = await startService({ now: NOW, env: { LOG_LEVEL: "info", RATE_LIMIT_FACTS_PER_HOUR: "9", MCP_REPLAY: "on" }, log: pino({ level: "info" }, sink) });
+  legacySvc = await startService({ now: NOW, env: { LOG_LEVEL: "info", MCP_REPLAY: "on" }, log: pino({ level: "info" }, sink) });
+  sdkOnlySvc = await startService({ now: NOW, env: { LOG_LEVEL: "info", MCP_REPLAY: "off" }, log: pino({ level: "info" }, sink) });
 });
 afterAll(async () => {
   await svc.close();
@@ -42,48 +47,72 @@ const post = async (id: string | number, headers: Record<string, string> = HEADE
   const res = await on.get("/mcp", { method: "POST", headers, body: text });
   const out = await res.text();
   // The access line is written when the response finishes: wait for it, so a missing line fails
-  // here instead of reading as "not replayed".
+  // here instead of reading as "not answered here".
   const requestLines = () => lines.slice(before).filter((l) => l.msg === "request" && l.route === "/mcp");
   await expect.poll(() => requestLines().length, { timeout: 10_000 }).toBe(1);
   return { res, text: out, replayed: requestLines()[0]!.replayed === true };
 };
 
-describe("replayed tool calls", () => {
-  it("answer a repeated call with the SDK's bytes and the caller's own id", async () => {
-    const first = await post(1);
-    expect(first.res.status).toBe(200);
-    expect(first.replayed).toBe(false);
-    for (const id of ["call-2", 3, 'q"uote']) {
-      const again = await post(id);
-      expect(again.replayed).toBe(true);
-      expect(again.res.status).toBe(200);
-      expect(again.res.headers.get("content-type")).toBe(first.res.headers.get("content-type"));
-      expect(Number(again.res.headers.get("content-length"))).toBe(Buffer.byteLength(again.text));
-      const parsed = JSON.parse(again.text) as { id: unknown; result: unknown };
-      expect(parsed.id).toBe(id);
-      expect(again.text).toBe(first.text.replace(/"id":1\}$/, `"id":${JSON.stringify(id)}}`));
+/** What the SDK answers the same request with, on the twin (its own address in the answer read as ours). */
+const sdkAnswer = async (id: string | number, headers: Record<string, string>, text: string, as: TestService) => {
+  const r = await post(id, headers, text, sdkOnlySvc);
+  expect(r.replayed).toBe(false);
+  return { ...r, text: r.text.replaceAll(sdkOnlySvc.base, as.base) };
+};
+
+describe("tool calls answered in the SDK's envelope", () => {
+  it("answer every call of a kind the SDK has answered once, byte for byte as the SDK would, in both eras", async () => {
+    // New questions (other spots, dates, tools) and repeated ones; results and tool errors.
+    const questions: [string, Record<string, unknown>][] = [
+      ["get_conditions", { spot: "electric-beach" }],
+      ["get_conditions", { spot: "hanauma-bay" }],
+      ["get_conditions", { spot: "hanauma-bay", from: "2026-11-23" }],
+      ["get_conditions", { spot: "electric-beach" }],
+      ["get_conditions", { spot: "no-such-spot" }],
+      ["get_conditions", { spot: "nowhere-at-all" }],
+      ["get_conditions", { spot: "hanauma-bay", days: 2 }],
+      ["recommend_spot", { activity: "snorkel", region: "us-hi-oahu" }],
+      ["recommend_spot", { activity: "dive", region: "us-hi-oahu", date: "2026-11-23" }],
+      ["best_day", { activity: "snorkel", spot: "hanauma-bay" }],
+      ["best_day", { activity: "dive", spot: "electric-beach" }],
+    ];
+    for (const [era, headersOf, bodyOf] of [
+      ["2026-07-28", (name: string) => rawHeaders("tools/call", name), body],
+      ["2025-06-18", () => LEGACY_HEADERS, legacyBody],
+    ] as const) {
+      const seenKinds = new Set<string>();
+      for (const [i, [name, args]] of questions.entries()) {
+        const id = i % 2 === 0 ? 100 + i : `q-${i}`;
+        const answer = await post(id, headersOf(name), bodyOf(id, args, name), legacySvc);
+        const expected = await sdkAnswer(id, headersOf(name), bodyOf(id, args, name), legacySvc);
+        expect(answer.text, `${era} ${name} ${JSON.stringify(args)}`).toBe(expected.text);
+        expect(answer.res.status).toBe(expected.res.status);
+        expect(answer.res.headers.get("content-type")).toBe(expected.res.headers.get("content-type"));
+        expect(answer.res.headers.get("ratelimit-policy")).toBe(expected.res.headers.get("ratelimit-policy"));
+        if (answer.res.headers.has("content-length")) expect(Number(answer.res.headers.get("content-length"))).toBe(Buffer.byteLength(answer.text));
+        // The first call of each kind (tool, and result or tool error) goes through the SDK; the rest do not.
+        const kind = `${name} ${answer.text.includes('"isError":true')}`;
+        expect(answer.replayed, `${era} ${kind}`).toBe(seenKinds.has(kind));
+        seenKinds.add(kind);
+      }
     }
   });
 
-  it("leave to the SDK any call whose headers or body differ", async () => {
-    await post(1);
+  it("leave to the SDK any call whose headers differ from what it accepts", async () => {
     const wrongName = await post(4, { ...HEADERS, "mcp-name": "list_coverage" });
     expect(wrongName.replayed).toBe(false);
     expect(wrongName.res.status).toBe(400);
     const wrongVersion = await post(5, { ...HEADERS, "mcp-protocol-version": "2025-11-25" });
     expect(wrongVersion.replayed).toBe(false);
     expect(wrongVersion.res.status).toBe(400);
-    const otherArgs = await post(6, HEADERS, body(6, { spot: "electric-beach", from: "2026-11-22" }));
-    expect(otherArgs.replayed).toBe(false);
-    expect(otherArgs.res.status).toBe(200);
   });
 
-  it("stop once the hour turns, and answer the new hour's forecast", async () => {
+  it("answer the new hour's forecast once the hour turns", async () => {
     const before = await post(7);
     svc.clock.advance(60_000);
     try {
       const after = await post(8);
-      expect(after.replayed).toBe(false);
+      expect(after.replayed).toBe(true);
       const a = JSON.parse(before.text) as { result: { structuredContent: { generated_at: string } } };
       const b = JSON.parse(after.text) as { result: { structuredContent: { generated_at: string } } };
       expect(b.result.structuredContent.generated_at).not.toBe(a.result.structuredContent.generated_at);
@@ -93,24 +122,25 @@ describe("replayed tool calls", () => {
   });
 
   it("count against the caller's rate limit like any call, and refuse with the SDK's tool error", async () => {
-    // The cap is 9 facts calls an hour and the tests above made 8: the ninth is answered (and
-    // stored again for this hour), the tenth, a replay candidate, is refused.
-
-    const ninth = await post(99);
-    expect((JSON.parse(ninth.text) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
-    const tenth = await post(100);
-    expect(tenth.replayed).toBe(false);
-    const refused = JSON.parse(tenth.text) as { id: number; result: { isError?: boolean; structuredContent: { error?: { code: string } } } };
+    // The cap is 9 facts calls an hour and the tests above ran the tool twice (the two refused
+    // by their headers never reached it): 7 more are answered, the next is refused.
+    for (let i = 0; i < 7; i++) {
+      const answered = await post(90 + i, HEADERS, body(90 + i, { spot: "electric-beach", from: `2026-11-2${2 + (i % 6)}` }));
+      expect((JSON.parse(answered.text) as { result: { isError?: boolean } }).result.isError, `call ${i}: ${answered.text.slice(0, 300)}`).toBeFalsy();
+    }
+    const refusedCall = await post(100);
+    const refused = JSON.parse(refusedCall.text) as { id: number; result: { isError?: boolean; structuredContent: { error?: { code: string } } } };
     expect(refused.id).toBe(100);
     expect(refused.result.isError).toBe(true);
     expect(refused.result.structuredContent.error?.code).toBe("rate_limited");
+    expect(refusedCall.res.headers.get("ratelimit")).toMatch(/"facts-hour";r=0/);
     // REST shares the budget: the same caller is refused there too.
     expect((await svc.get("/api/v1/conditions?spot=electric-beach")).status).toBe(429);
   });
 });
 
 describe("MCP_REPLAY=off", () => {
-  it("leaves every repeated call to the SDK, which answers it with the same bytes but the id", async () => {
+  it("leaves every call to the SDK, which answers a repeated call with the same bytes but the id", async () => {
     const first = await post(1, HEADERS, body(1), sdkOnlySvc);
     for (const id of [2, "three"]) {
       const again = await post(id, HEADERS, body(id), sdkOnlySvc);
@@ -170,8 +200,8 @@ describe("a repeated call recognised by its bytes", () => {
   });
 });
 
-describe("replayed 2025-era tool calls", () => {
-  it("answer a repeated 2025-era call with the SDK's SSE event and the caller's own id", async () => {
+describe("2025-era tool calls", () => {
+  it("answer a repeated 2025-era call in the SDK's SSE event with the caller's own id", async () => {
     const legacy = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
     const call = (id: string | number, params: Record<string, unknown> = { name: "get_conditions", arguments: { spot: "electric-beach" } }) =>
       JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
@@ -179,7 +209,6 @@ describe("replayed 2025-era tool calls", () => {
     expect(first.res.status).toBe(200);
     expect(first.res.headers.get("content-type")).toBe("text/event-stream");
     expect(first.text).toMatch(/^event: message\ndata: \{.*"id":11\}\n\n$/s);
-    expect(first.replayed).toBe(false);
     for (const id of ["legacy-12", 13]) {
       const again = await post(id, legacy, call(id), legacySvc);
       expect(again.replayed).toBe(true);

@@ -4,8 +4,9 @@
 // answers instead is tested through the real server in mcp-transport.test.ts and mcp.test.ts.
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { createMcpHandler, McpServer, validateHostHeader, type McpRequestContext } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler, McpServer, validateHostHeader, type McpRequestContext } from "@modelcontextprotocol/server";
 import { carry, carried, STATELESS_CAPABILITIES } from "../src/mcp/sdk-fence.js";
+import { enveloped, EnvelopeCache, textMid, type ReplayableCall } from "../src/mcp/replay.js";
 import { MCP_PROTOCOL_VERSIONS } from "../src/mcp/versions.js";
 
 const seen: (McpRequestContext | undefined)[] = [];
@@ -14,6 +15,13 @@ const bare = createMcpHandler(
     seen.push(reqCtx);
     const server = new McpServer({ name: "bare", version: "1" }, {});
     server.registerTool("echo", { inputSchema: z.object({ spot: z.string() }) }, async (a) => ({ content: [{ type: "text", text: JSON.stringify(a) }] }));
+    // A tool whose result is what its arguments say: text, structured content, or a tool error.
+    server.registerTool(
+      "card",
+      { inputSchema: z.object({ text: z.string(), n: z.number(), fail: z.boolean() }), outputSchema: z.object({ n: z.number(), text: z.string() }) },
+      async ({ text, n, fail }) =>
+        fail ? { isError: true, content: [{ type: "text", text }], structuredContent: { error: { code: text, n } } } : { content: [{ type: "text", text }], structuredContent: { n, text } },
+    );
     return server;
   },
   { maxRequestBodySize: 1_000 },
@@ -132,5 +140,75 @@ describe("the SDK behaviours /mcp works around (sdk-fence.ts)", () => {
     const check = validateHostHeader("attacker.example", ["127.0.0.1"]);
     expect(check.ok).toBe(false);
     expect(typeof (check as { message: unknown }).message).toBe("string");
+  });
+});
+
+// What src/mcp/replay.ts relies on to answer a tool call in the SDK's envelope without the SDK. A
+// failure here means the shortcut would no longer write what the SDK writes: MCP_REPLAY=off is the
+// way back while replay.ts is changed.
+describe("what answering in the SDK's envelope relies on (replay.ts)", () => {
+  const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const modernHeaders = (name: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": name });
+
+  it("its classification of a tools/call depends neither on the id (a string or safe integer) nor on what the arguments object holds", () => {
+    const routeOf = (headers: Record<string, string>, id: unknown, args: unknown, meta?: unknown) => {
+      const route = classifyInboundRequest({
+        httpMethod: "POST",
+        protocolVersionHeader: headers["mcp-protocol-version"],
+        mcpMethodHeader: headers["mcp-method"],
+        mcpNameHeader: headers["mcp-name"],
+        body: { jsonrpc: "2.0", id, method: "tools/call", params: { name: "card", arguments: args, ...(meta ? { _meta: meta } : {}) } },
+      });
+      // What replay.ts reads of a route: its kind, the message kind and the revision.
+      const r = route as { kind: string; messageKind?: string; reason?: string; classification?: { revision?: string } };
+      return JSON.stringify([r.kind, r.messageKind, r.reason, r.classification?.revision]);
+    };
+    const ids = [0, 7, -3, Number.MAX_SAFE_INTEGER, "", "a", "x".repeat(200), "é"];
+    const args = [{}, { spot: "a" }, { a: { b: [1, { c: null }] } }, { "": 1, "io.modelcontextprotocol/x": "y" }, { n: 1.5, s: "\u0000" }];
+    for (const [headers, meta] of [
+      [modernHeaders("card"), META],
+      [{ "mcp-protocol-version": LEGACY }, undefined],
+    ] as const) {
+      const base = routeOf(headers, 1, {}, meta);
+      expect(JSON.parse(base)[0]).toBe(meta ? "modern" : "legacy");
+      for (const id of ids) for (const a of args) expect(routeOf(headers, id, a, meta), `${JSON.stringify(id)} ${JSON.stringify(a)}`).toBe(base);
+    }
+  });
+
+  it("it writes every result of a kind in one envelope around the text and structured content, ending with the id", async () => {
+    const answer = async (era: string, id: string | number, args: { text: string; n: number; fail: boolean }) => {
+      const modern = era === MODERN;
+      const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "card", arguments: args, ...(modern ? { _meta: META } : {}) } });
+      const request = new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(modern ? modernHeaders("card") : { "mcp-protocol-version": LEGACY }) },
+      });
+      const response = await bare.fetch(request);
+      return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+    };
+    const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+    const structuredOf = (a: { text: string; n: number; fail: boolean }) => (a.fail ? { error: { code: a.text, n: a.n } } : { n: a.n, text: a.text });
+    for (const era of [MODERN, LEGACY]) {
+      for (const fail of [false, true]) {
+        const call: ReplayableCall = { id: 1, op: "conditions", name: "card", input: {}, envelope: `${era} card`, memo: {} };
+        const cache = new EnvelopeCache();
+        const first = { text: '## One\n**bold** «quoted» "x"', n: 1, fail };
+        const learned = await answer(era, 1, first);
+        cache.learn(call, fail, learned.response, learned.bytes, textMid(first.text), json(structuredOf(first)));
+        const envelope = fail ? cache.of(call)?.error : cache.of(call)?.result;
+        expect(envelope, `${era} ${fail ? "tool error" : "result"}: an envelope is learned`).toBeDefined();
+        for (const [id, args] of [
+          [2, { text: "other\ttext with a newline\n and </script>", n: 2.5, fail }],
+          ["id-three", { text: "", n: -1e21, fail }],
+        ] as const) {
+          const sdk = await answer(era, id, args);
+          const ours = enveloped(envelope!, textMid(args.text), json(structuredOf(args)), id);
+          expect(Buffer.concat([...ours.parts, ours.end]).toString(), `${era} ${JSON.stringify(args)}`).toBe(sdk.bytes.toString());
+          expect(ours.length).toBe(sdk.bytes.length);
+          expect([...sdk.response.headers].filter(([k]) => k !== "content-length").flat()).toEqual(envelope!.headers);
+        }
+      }
+    }
   });
 });

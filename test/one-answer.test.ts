@@ -1,5 +1,5 @@
 // One question, one answer: whoever asks first, over whichever transport, through whatever proxy,
-// on whichever instance. The echo of a question, replays of MCP calls and ETags all agree.
+// on whichever instance. The echo of a question, MCP calls answered in the SDK's envelope and ETags all agree.
 import { spawn, type ChildProcess } from "node:child_process";
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -17,7 +17,7 @@ const HEADERS = rawHeaders("tools/call", "get_conditions");
 const callText = (id: string, args: Record<string, unknown> = { spot: "electric-beach" }) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${JSON.stringify({ name: "get_conditions", arguments: args, _meta: META })}}`;
 
-/** A service whose request log tells whether each MCP call was replayed. */
+/** A service whose request log tells whether each MCP call was answered in the SDK's envelope, without the SDK. */
 async function serviceWithLog(extra: Parameters<typeof startService>[0] = {}) {
   const lines: { replayed?: boolean; msg?: string }[] = [];
   const sink = new Writable({
@@ -74,7 +74,7 @@ describe("the query echo", () => {
   }
 });
 
-describe("replayed MCP calls", () => {
+describe("MCP calls answered in the SDK's envelope", () => {
   let svc: TestService;
   let post: Awaited<ReturnType<typeof serviceWithLog>>["post"];
   beforeAll(async () => {
@@ -82,7 +82,7 @@ describe("replayed MCP calls", () => {
   });
   afterAll(() => svc.close());
 
-  it("give ids the SDK refuses the SDK's answer, never a stored success", async () => {
+  it("give ids the SDK refuses the SDK's answer, never a result", async () => {
     const first = await post(callText("1"));
     expect(first.res.status).toBe(200);
     expect((await post(callText("2"))).replayed).toBe(true);
@@ -95,7 +95,7 @@ describe("replayed MCP calls", () => {
     }
   });
 
-  it("are replayed behind a proxy that adds per-request headers, whatever the client details", async () => {
+  it("are answered so behind a proxy that adds per-request headers, whatever the client details", async () => {
     await post(callText("10"));
     const proxyHeaders = (i: number): Record<string, string> => ({
       ...HEADERS,
@@ -119,16 +119,27 @@ describe("replayed MCP calls", () => {
 });
 
 describe("answers without a current data version", () => {
-  it("are never replayed", async () => {
-    // A source with a refresh always due: its forecasts have no version, so nothing built from them is kept.
+  it("are computed again for every call, never reused", async () => {
+    // A source with a refresh always due: its forecasts have no version, so no answer is kept.
     const climatology = new ClimatologySource(loadClimatology());
-    const due: Source = { id: "refresh-due", hourly: (spot, start, end) => climatology.hourly(spot, start, end), revision: () => null };
+    let reads = 0;
+    const due: Source = {
+      id: "refresh-due",
+      hourly: (spot, start, end) => {
+        reads++;
+        return climatology.hourly(spot, start, end);
+      },
+      revision: () => null,
+    };
     const { svc, post } = await serviceWithLog({ source: due });
     try {
       for (const id of ["1", "2", "3"]) {
+        const before = reads;
         const r = await post(callText(id));
         expect(r.res.status).toBe(200);
-        expect(r.replayed).toBe(false);
+        // The forecast is read again for each call, whether the SDK wrote the answer or not.
+        expect(reads, id).toBeGreaterThan(before);
+        expect(r.replayed, id).toBe(id !== "1");
       }
       expect(svc.ctx.answers.size).toBe(0);
     } finally {

@@ -122,7 +122,7 @@ export interface Config {
   mcpAllowedHosts: string[];
   /** Origin host names /mcp accepts; requests without an Origin always pass. */
   mcpAllowedOrigins: string[];
-  /** Repeated MCP tool calls answered from stored bytes (MCP_REPLAY). */
+  /** MCP tool calls of a kind the SDK has answered run here and are written in its envelope (MCP_REPLAY; src/mcp/replay.ts). */
   mcpReplay: boolean;
   /** The process's memory measures (RUNTIME_*; src/runtime/). */
   runtime: { heapGrowingPercent: number; idleCompaction: boolean; intern: boolean };

@@ -4,19 +4,20 @@
 // JSON is its -32700), except what it would answer without `source` or with the wrong code: each
 // such workaround is in sdk-fence.ts, with a test that fails when the SDK changes.
 //
-// Replayed tool calls (2026-07-28 and 2025-era alike) skip the SDK: see replay.ts for when a stored
-// response may stand in for the SDK's. Measured in BENCHMARKS.md.
+// Tool calls (2026-07-28 and 2025-era alike) are run here and written into the SDK's own envelope
+// once the SDK has answered one call of their kind: see replay.ts for when that envelope may stand
+// in for the SDK's. Measured in BENCHMARKS.md.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler } from "@modelcontextprotocol/server";
+import { createMcpHandler, type CallToolResult } from "@modelcontextprotocol/server";
 import type { ServiceContext } from "../services/context.js";
 import { applyCommonHeaders, callerOf, headerList, requestState } from "../web/request-state.js";
 import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../web/http-limits.js";
 import { scanBody } from "./body-scan.js";
-import { knownCall, ReplayCache, replayableCall, type ReplayableCall } from "./replay.js";
-import { forbiddenArgName } from "../services/answer-cache.js";
-import { createMcpServerFactory, type CallRecord } from "./server.js";
+import { enveloped, EnvelopeCache, knownCall, replayableCall, shapeOf, textMid, type ReplayableCall } from "./replay.js";
+import { forbiddenArgName, type CachedAnswer } from "../services/answer-cache.js";
+import { callTool, createMcpServerFactory, TOOLS, type CallRecord } from "./server.js";
 import { carry, jsonRpcError, readBody, rebindingGuard, sourcedErrors, versionOrBatchRefusal } from "./sdk-fence.js";
 
 /** Where the endpoint is served (the discovery documents and OpenAPI name it too). */
@@ -29,19 +30,34 @@ export interface McpRoute {
 
 export function createMcpRoute(ctx: ServiceContext): McpRoute {
   const onerror = (err: Error) => ctx.log.debug({ err: err.message }, "mcp request rejected");
+  const toolOf = new Map(TOOLS.map((t) => [t.name, t]));
   const sdk = createMcpHandler(createMcpServerFactory(ctx), { onerror, maxRequestBodySize: MCP_MAX_BODY_BYTES });
-  // MCP_REPLAY=off: no call is classified, kept or replayed; the SDK answers every one.
+  // MCP_REPLAY=off: no call is classified or answered here; the SDK answers every one.
   const replaying = ctx.config.mcpReplay;
-  const replays = new ReplayCache((answer) => ctx.answers.isCurrent(answer));
+  const envelopes = new EnvelopeCache();
 
-  // The SDK's handler, keeping the bytes of each tool call answered from a cached answer.
+  // The JSON of a result's text (followed by what comes before the structured content) and of its
+  // structured content. A cached answer's body is the JSON REST serves; its Markdown's JSON is kept
+  // beside it for as long as the answer lives.
+  const markdownJson = new WeakMap<CachedAnswer<unknown>, Buffer>();
+  const resultJson = (result: CallToolResult, answer: CachedAnswer<unknown> | undefined): { text: Buffer; structured: Buffer } => {
+    const markdown = (result.content[0] as { text: string }).text;
+    if (answer && answer.value === result.structuredContent && answer.markdown === markdown) {
+      let text = markdownJson.get(answer);
+      if (!text) markdownJson.set(answer, (text = textMid(markdown)));
+      return { text, structured: answer.body };
+    }
+    return { text: textMid(markdown), structured: Buffer.from(JSON.stringify(result.structuredContent)) };
+  };
+
+  // The SDK's handler; for a tool call it answered with a result, the response's envelope is learned.
   const keeping = {
     async fetch(request: Request, options?: Parameters<typeof sdk.fetch>[1]): Promise<Response> {
       const response = await sourcedErrors(await sdk.fetch(request, options), ctx.source);
       const extra = options?.authInfo?.extra as { call: CallRecord; toolCall: ReplayableCall | null } | undefined;
       const call = extra?.toolCall;
-      // The call's RateLimit headers, as REST sends them (the counters are shared); never stored
-      // with a replay, which carries its own caller's.
+      // The call's RateLimit headers, as REST sends them (the counters are shared); never kept
+      // with an envelope, which carries no caller's.
       const withRateLimit = (r: Response) => {
         for (const [name, value] of Object.entries(extra?.call.rateLimit ?? {})) r.headers.set(name, value);
         return r;
@@ -49,12 +65,15 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       const type = response.headers.get("content-type") ?? "";
       // A 2026-07-28 answer is one JSON body, complete when it arrives. A 2025-era answer is one SSE
       // event on a stream the stateless transport closes after it, opened before the tool has run:
-      // a replay candidate's stream is read to its end before the answer it came from is known.
+      // a classified call's stream is read to its end before the result it carries is known.
       const sse = type.startsWith("text/event-stream");
-      if (!call || response.status !== 200 || !(type.startsWith("application/json") || sse) || (!sse && !extra?.call.answered)) return withRateLimit(response);
+      if (!call || response.status !== 200 || !(type.startsWith("application/json") || sse) || (!sse && !extra.call.ran)) return withRateLimit(response);
       const bytes = Buffer.from(await response.arrayBuffer());
-      const answer = extra?.call.answered;
-      if (answer) replays.record(call, answer, response, bytes);
+      const ran = extra.call.ran;
+      if (ran) {
+        const { text, structured } = resultJson(ran.result, extra.call.answered);
+        envelopes.learn(call, ran.result.isError === true, response, bytes, text, structured);
+      }
       return withRateLimit(new Response(bytes, { status: response.status, headers: response.headers }));
     },
   };
@@ -63,7 +82,7 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
   const guardRefusal = rebindingGuard(ctx.config.mcpAllowedHosts, ctx.config.mcpAllowedOrigins);
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
-    // Replays write every header at once; everything else is built header by header.
+    // A call answered in the SDK's envelope writes every header at once; everything else is built header by header.
     const guard = guardRefusal(req.headers.host, req.headers.origin);
     if (guard) {
       applyCommonHeaders(res);
@@ -97,7 +116,8 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
     }
     // A call seen before but for its id passed every check below then: it is neither parsed nor
     // classified again (see replay.ts).
-    let toolCall = replaying && scan.id ? knownCall(req, raw, scan.id) : undefined;
+    const shape = replaying && scan.id ? shapeOf(req, raw, scan.id) : null;
+    let toolCall = shape ? knownCall(shape) : undefined;
     let body: unknown;
     let parsed = false;
     const parse = () => {
@@ -117,35 +137,41 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
         res.end(refusal);
         return;
       }
-      toolCall = replaying ? (replayableCall(req, body, { raw, id: scan.id }) ?? undefined) : undefined;
+      toolCall = replaying ? (replayableCall(req, body, shape) ?? undefined) : undefined;
     }
     const call: CallRecord = { caller };
-    const replay = toolCall && replays.get(toolCall);
-    if (toolCall && replay) {
-      let refused: { refused: unknown } | undefined;
-      let limits: Record<string, string> = {};
-      try {
-        limits = (await ctx.meter.admit(replay.op, toolCall.args, caller)).headers;
-      } catch (e) {
-        refused = { refused: e };
-      }
-      if (!refused) {
-        const tail = `${JSON.stringify(toolCall.id)}${replay.close}`;
+    const tool = toolCall && toolOf.get(toolCall.name);
+    // Only a kind the SDK has answered with a result before is run here: the SDK refuses some
+    // calls its classifier accepts (an Mcp-Name header naming another tool), and those must reach
+    // it before the tool runs or is metered.
+    const kind = toolCall && tool ? envelopes.of(toolCall) : undefined;
+    if (toolCall && tool && kind) {
+      // Run as the SDK would run it (the same admission and answer); the SDK is handed the result
+      // when there is no envelope for it yet (the first tool error of the kind). The SDK would
+      // check a result against the tool's output schema first; this path does not: a result is
+      // the answer REST serves, built by typed code, and the tests check every answer against the
+      // schemas (the check was 9 % of a first-time call's CPU, BENCHMARKS.md).
+      const result = await callTool(tool, toolCall.input, ctx, call, toolCall.memo);
+      call.ran = { tool: tool.name, result };
+      const envelope = result.isError === true ? kind.error : kind.result;
+      if (envelope) {
+        const { text, structured } = resultJson(result, call.answered);
+        const { parts, end, length } = enveloped(envelope, text, structured, toolCall.id);
         const state = requestState(res);
         if (state) state.replayed = true;
         const headers = headerList(res);
-        for (let i = 0; i < replay.headers.length; i++) headers.push(replay.headers[i]!);
-        for (const name in limits) headers.push(name, limits[name]!);
-        headers.push("Content-Length", String(replay.length + Buffer.byteLength(tail)));
-        res.writeHead(replay.status, headers);
-        // The stored envelope, the answer's bytes and the caller's id in one write, without copying (end uncorks).
+        for (let i = 0; i < envelope.headers.length; i++) headers.push(envelope.headers[i]!);
+        for (const name in call.rateLimit) headers.push(name, call.rateLimit[name]!);
+        headers.push("Content-Length", String(length));
+        res.writeHead(envelope.status, headers);
+        // One write of the envelope, the answer's bytes and the caller's id, without copying (end uncorks).
         res.cork();
-        for (const part of replay.parts) res.write(part);
-        res.end(tail);
+        res.write(parts[0]);
+        res.write(parts[1]);
+        res.write(parts[2]);
+        res.end(end);
         return;
       }
-      // Refused (rate limit, key): the SDK answers with the tool error, without admitting again.
-      call.admission = refused;
     }
     if (!parsed) parse();
     // An argument named `__proto__`, `constructor` or `prototype` is refused as an unknown argument,

@@ -1,55 +1,55 @@
-// Replayed MCP tool calls: the SDK's response bytes for a tools/call, kept per question and served
-// again (with the caller's own id) while the answer behind them is still the valid one. Both eras:
-// a 2026-07-28 call (one JSON body) and a 2025-era call after `initialize` (one SSE event).
+// Tool calls answered in the SDK's own envelope, without the SDK: a tools/call (either era) runs
+// the tool as the SDK would (callTool, the same admission and answer cache), and its result is
+// written into the envelope the SDK wrote around an earlier result of the same kind: the first
+// call of each kind goes through the SDK, whose response bytes are kept as a template once they
+// are verified to be exactly that envelope around that result (EnvelopeCache.learn). Both eras: a
+// 2026-07-28 call (one JSON body) and a 2025-era call after `initialize` (one SSE event).
 //
-// A replay must be exactly what the SDK would have answered, so:
-// - it is only tried for a request the SDK's own classifier accepts as a modern tools/call (its
+// An envelope must be exactly what the SDK would write, so:
+// - it is only used for a request the SDK's own classifier accepts as a modern tools/call (its
 //   JSON-RPC shape and id rules, its envelope and header cross-checks: an id of 1.5 or 1e999, a
 //   malformed `_meta`, a header naming another method all go to the SDK, which refuses them), or
 //   classifies as a 2025-era request without an envelope claim that the SDK's own CallToolRequest
 //   schema accepts, with nothing in `params` but `name`, `arguments` and `_meta`, and no reserved
 //   `io.modelcontextprotocol/` key in `_meta` (a task or related-task request goes to the SDK);
-// - it is keyed by an allow-list of what reaches the SDK's answer: the protocol revision, the
+// - it is keyed by an allow-list of what reaches the SDK's envelope: the protocol revision, the
 //   standard MCP headers and the Accept and Content-Type headers (which pick and gate the response
-//   format), the tool, and the canonical arguments (the answer cache's key). Anything else a
-//   client or proxy adds (trace ids, forwarding headers, `_meta` client details) neither misses a
-//   replay nor stores another copy;
-// - it is stored only for an answer with a current data version (one the answer cache keeps), and
-//   served only while that answer is current, so a call never outlives the data REST would use;
-// - the cache bound counts everything a replay holds: its bytes and headers, and the answer it
-//   keeps alive (body, parsed value and Markdown), whether or not the answer cache still holds it.
+//   format), the tool, and whether the result is a tool error. Anything else a client or proxy
+//   adds (trace ids, forwarding headers, `_meta` client details) does not make another kind;
+// - only a kind the SDK has answered with a result is run outside it (a request its classifier
+//   accepts may still be refused after it, an Mcp-Name header naming another tool: such a kind
+//   never has an envelope);
+// - the result in it is the one the SDK would have been handed (callTool); the SDK's check of it
+//   against the tool's output schema is not repeated (it is the answer REST serves, and the tests
+//   check every answer against the schemas);
+// - the SDK behaviours this rests on (how it classifies, how it writes a result) are pinned in
+//   test/mcp-sdk-fence.test.ts, and test/mcp-replay.test.ts compares answers with a twin at
+//   MCP_REPLAY=off byte for byte.
 import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest, isSpecType } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
-import { canonicalArgs, forbiddenArgName, type CachedAnswer } from "../services/answer-cache.js";
+import { forbiddenArgName } from "../services/answer-cache.js";
 import type { Operation } from "../services/metering/meter.js";
-import type { Raw } from "../catalog/params.js";
-import { TOOLS } from "./server.js";
+import { TOOLS, type ArgumentMemo } from "./server.js";
 
 /**
- * Bytes of replays kept per instance (measured against their full size, see `replaySize`): a miss
- * is one call through the SDK, and the answer itself still comes from the answer cache.
+ * Bytes of envelopes kept per instance (see `envelopeSize`): one per kind of call, a few hundred
+ * bytes each; a miss is one call through the SDK.
  */
-export const REPLAY_CACHE_BYTES = 8 * 1024 * 1024;
+export const ENVELOPE_CACHE_BYTES = 256 * 1024;
 
-/** Request headers that decide whether and how the SDK answers; nothing else is part of a replay's key. */
+/** Request headers that decide whether and how the SDK answers; nothing else is part of a kind's key. */
 const KEYED_HEADERS = ["mcp-protocol-version", "mcp-method", "mcp-name", "accept", "content-type"] as const;
 
-export interface Replay {
-  op: Operation;
-  /** The answer the response was built from: the replay is valid while that answer is current. */
-  answer: CachedAnswer<unknown>;
+/** The SDK's response to a kind of tools/call, but for the result and the id. */
+export interface Envelope {
   status: number;
   /** The SDK's response headers as a flat name/value list. */
   headers: string[];
-  /**
-   * The response up to the echoed id (`…,"id":`), in the order written; the caller's id and `close`
-   * complete it. The structuredContent in it is the answer's own body (the bytes REST serves), not
-   * a copy: only the envelope around it (the Markdown text, the JSON-RPC and SSE framing) is kept.
-   */
-  parts: Buffer[];
-  /** Bytes of `parts`. */
-  length: number;
+  /** The response up to the result's text (`…"text":`). */
+  head: Buffer;
+  /** After the structured result, up to the echoed id (`…,"id":`). */
+  tail: string;
   /** What follows the id: `}` for a JSON body, `}` and the blank line that ends the event for SSE. */
   close: string;
 }
@@ -58,8 +58,20 @@ export interface Replay {
 export interface ReplayableCall {
   id: string | number;
   op: Operation;
-  args: Record<string, Raw>;
-  key: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments as the request wrote them (what the SDK would hand the tool). */
+  input: Record<string, unknown>;
+  /** The kind of call: what reaches the SDK's envelope besides the result and the id. */
+  envelope: string;
+  /** What the arguments were found to be, shared by every call of the same shape (`knownCall`). */
+  memo: ArgumentMemo;
+}
+
+/** The envelopes learned for one kind of call: around a result, and around a tool error. */
+interface KindEnvelopes {
+  result?: Envelope;
+  error?: Envelope;
 }
 
 const OPERATION_OF = new Map(TOOLS.map((t) => [t.name, t.operation]));
@@ -125,29 +137,40 @@ const shapes = new LRUCache<string, Omit<ReplayableCall, "id">>({ maxSize: SHAPE
 /** The shape key of a body whose id lies at `span`. */
 const shapeKey = (req: IncomingMessage, raw: Buffer, [s, e]: [number, number]) => `${headersKey(req)}\n${raw.toString("latin1", 0, s)}\u0000${raw.toString("latin1", e)}`;
 
-/**
- * The call when `raw`, whose top-level id lies at `span` (`scanBody`), is, but for its id, the
- * bytes of a call classified before under the same request facts: what the SDK would accept again, without parsing or classifying it. Undefined when
- * the body has not been seen (parse it and ask `replayableCall`).
- */
-export function knownCall(req: IncomingMessage, raw: Buffer, span: [number, number]): ReplayableCall | undefined {
-  if (shapes.size === 0) return undefined;
-  const token = raw.toString("latin1", span[0], span[1]);
-  if (!PLAIN_ID.test(token)) return undefined;
-  const shape = shapes.get(shapeKey(req, raw, span));
-  if (!shape) return undefined;
-  const id = token.charCodeAt(0) === 0x22 ? token.slice(1, -1) : Number(token);
-  if (!isRequestId(id)) return undefined;
-  return { id, op: shape.op, args: shape.args, key: shape.key };
+/** Where a body's top-level id lies and the key of its shape (everything but the id), when its id is one a shape may stand for. */
+export interface BodyShape {
+  raw: Buffer;
+  span: [number, number];
+  key: string;
+}
+
+/** The shape of `raw`, whose top-level id lies at `span` (`scanBody`); null when its id token is not a plain one. */
+export function shapeOf(req: IncomingMessage, raw: Buffer, span: [number, number]): BodyShape | null {
+  if (!PLAIN_ID.test(raw.toString("latin1", span[0], span[1]))) return null;
+  return { raw, span, key: shapeKey(req, raw, span) };
 }
 
 /**
- * Keeps the shape of `raw` for `call` when its id bytes are exactly the request's id: the same
+ * The call when the body is, but for its id, the bytes of a call classified before under the same
+ * request facts: what the SDK would accept again, without parsing or classifying it. Undefined
+ * when the body has not been seen (parse it and ask `replayableCall`).
+ */
+export function knownCall(shape: BodyShape): ReplayableCall | undefined {
+  const known = shapes.get(shape.key);
+  if (!known) return undefined;
+  const token = shape.raw.toString("latin1", shape.span[0], shape.span[1]);
+  const id = token.charCodeAt(0) === 0x22 ? token.slice(1, -1) : Number(token);
+  if (!isRequestId(id)) return undefined;
+  return { ...known, id };
+}
+
+/**
+ * Keeps the shape of a body for `call` when its id bytes are exactly the request's id: the same
  * bytes with another id in their place must parse to that id, so a later body that differs only
  * there is the same call with a new id.
  */
-function rememberShape(req: IncomingMessage, raw: Buffer, span: [number, number], call: ReplayableCall): void {
-  if (!PLAIN_ID.test(raw.toString("latin1", span[0], span[1]))) return;
+function rememberShape(shape: BodyShape, call: ReplayableCall): void {
+  const { raw, span } = shape;
   const other = call.id === 0 ? 1 : 0;
   const prefix = raw.toString("utf8", 0, span[0]);
   const suffix = raw.toString("utf8", span[1]);
@@ -158,18 +181,50 @@ function rememberShape(req: IncomingMessage, raw: Buffer, span: [number, number]
     return;
   }
   if (probe !== other) return;
-  shapes.set(shapeKey(req, raw, span), { op: call.op, args: call.args, key: call.key });
+  const { id: _id, ...known } = call;
+  // Shared by every later call of the same shape: nothing may change it.
+  Object.freeze(known.input);
+  shapes.set(shape.key, known);
 }
 
 /**
  * The call when `body` is a tools/call of one of our tools the SDK accepts (either era); else null
- * (the SDK answers). Given the bytes it was parsed from and where their top-level id lies
- * (`scanBody`), its shape is kept for `knownCall`.
+ * (the SDK answers). Given the body's shape (`shapeOf`), it is kept for `knownCall`.
  */
-export function replayableCall(req: IncomingMessage, body: unknown, seen?: { raw: Buffer; id: [number, number] | null }): ReplayableCall | null {
+export function replayableCall(req: IncomingMessage, body: unknown, shape?: BodyShape | null): ReplayableCall | null {
   if (typeof body !== "object" || body === null || Array.isArray(body) || (body as { method?: unknown }).method !== "tools/call") return null;
+  const call = classifyOnce(req, body);
+  if (call && shape) rememberShape(shape, call);
+  return call;
+}
+
+/**
+ * Kinds of call classified before: a call's classification does not depend on its id (given the
+ * SDK's id rule) or on what its arguments object holds (given an object without forbidden names):
+ * pinned in test/mcp-sdk-fence.test.ts. A first-time question is a known kind with new arguments,
+ * so the SDK's classifier (its schemas over the whole message) runs once per kind. Bounded by size.
+ */
+const KIND_CACHE_BYTES = 1024 * 1024;
+type Kind = Omit<ReplayableCall, "id" | "input" | "memo"> | null;
+const kinds = new LRUCache<string, { kind: Kind }>({ maxSize: KIND_CACHE_BYTES, sizeCalculation: (_v, key) => key.length * 2 + 256 });
+
+const isArgumentsObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v) && forbiddenArgName(v) === null;
+
+function classifyOnce(req: IncomingMessage, body: object): ReplayableCall | null {
+  const { id, params, ...rest } = body as { id?: unknown; params?: unknown };
+  const args = typeof params === "object" && params !== null ? (params as { arguments?: unknown }).arguments : undefined;
+  if (!isRequestId(id) || !isArgumentsObject(args) || Array.isArray(params)) return classify(req, body);
+  const { arguments: _args, ...otherParams } = params as Record<string, unknown>;
+  const key = `${headersKey(req)}\n${JSON.stringify([rest, otherParams])}`;
+  const known = kinds.get(key);
+  if (known) return known.kind && { ...known.kind, id, input: args, memo: {} };
   const call = classify(req, body);
-  if (call && seen?.id) rememberShape(req, seen.raw, seen.id, call);
+  let kind: Kind = null;
+  if (call) {
+    const { id: _id, input: _input, memo: _memo, ...k } = call;
+    kind = k;
+  }
+  kinds.set(key, { kind });
   return call;
 }
 
@@ -198,89 +253,100 @@ function classify(req: IncomingMessage, body: object): ReplayableCall | null {
   if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
   // `__proto__`, `constructor`, `prototype`: the SDK path refuses them as unknown arguments.
   if (forbiddenArgName(args) !== null) return null;
-  const canonical = canonicalArgs(args as Record<string, unknown>);
   const envelope = [revision, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
-  return {
-    id,
-    op,
-    args: canonical as Record<string, Raw>, // The arguments with their JSON types: a replay skips the argument checks, so `"3"` must not
-    // reuse the bytes kept for `3` (the answer cache may treat them alike; the SDK path does not).
-    key: `${JSON.stringify(envelope)}\n${op}\n${JSON.stringify(canonical)}`,
-  };
+  return { id, op, name: name as string, input: args as Record<string, unknown>, envelope: JSON.stringify(envelope), memo: {} };
 }
 
-/** Everything a replay keeps alive, in bytes (strings at two bytes a character, as V8 may hold them). */
-function replaySize(r: Replay, key: string): number {
-  let headers = 0;
-  for (const h of r.headers) headers += h.length * 2;
-  const answer = r.answer.body.length * 3 + (r.answer.markdown?.length ?? 0) * 2;
-  let envelope = 0;
-  for (const p of r.parts) if (p !== r.answer.body) envelope += p.length;
-  return key.length * 2 + envelope + headers + answer + 512;
-}
-
-const STRUCTURED = Buffer.from('"structuredContent":');
+/** How a text content item opens in every tools/call result the SDK writes. */
+const HEAD = /^(?:event: message\ndata: )?\{"result":\{"content":\[\{"type":"text","text":$/;
+/** Between the text and the structured result. */
+const MID = Buffer.from('}],"structuredContent":');
+/** How the SDK ends the result and the message before the echoed id. */
+const TAIL_END = '},"jsonrpc":"2.0","id":';
 
 /**
- * `prefix` as the envelope before the answer's body, the body itself, and the envelope after it,
- * when the SDK wrote the answer's structuredContent byte for byte as the answer cache serialised it
- * (JSON.stringify of the same object); else one copy of the whole prefix.
+ * Everything an envelope holds, in bytes (strings at two bytes a character): the cache's bound.
  */
-function envelopeAround(prefix: Buffer, body: Buffer): Buffer[] {
-  const at = prefix.indexOf(body);
-  if (at >= STRUCTURED.length && prefix.subarray(at - STRUCTURED.length, at).equals(STRUCTURED)) {
-    return [Buffer.from(prefix.subarray(0, at)), body, Buffer.from(prefix.subarray(at + body.length))];
+function envelopeSize(k: KindEnvelopes, key: string): number {
+  let size = key.length * 2 + 64;
+  for (const e of [k.result, k.error]) {
+    if (!e) continue;
+    size += e.head.length + e.tail.length * 2 + 256;
+    for (const h of e.headers) size += h.length * 2;
   }
-  return [Buffer.from(prefix)];
+  return size;
 }
 
-/** How the SDK opens the one SSE event of a 2025-era answer. */
-const SSE_EVENT = Buffer.from("event: message\ndata: ");
+/**
+ * The SDK's envelopes, learned from its own answers and verified byte for byte. A key's envelope is
+ * learned the first time the SDK answers a call of that kind and is used for every later call of
+ * the kind, whatever its arguments.
+ */
+export class EnvelopeCache {
+  readonly #entries = new LRUCache<string, KindEnvelopes>({ maxSize: ENVELOPE_CACHE_BYTES, sizeCalculation: (k, key) => envelopeSize(k, key) });
 
-export class ReplayCache {
-  readonly #entries = new LRUCache<string, Replay>({ maxSize: REPLAY_CACHE_BYTES, sizeCalculation: (r, key) => replaySize(r, key) });
-  readonly #isCurrent: (answer: CachedAnswer<unknown>) => boolean;
-
-  constructor(isCurrent: (answer: CachedAnswer<unknown>) => boolean) {
-    this.#isCurrent = isCurrent;
-  }
-
-  /** The stored response for the call while its answer is current. */
-  get(call: ReplayableCall): Replay | undefined {
-    const r = this.#entries.get(call.key);
-    if (r && this.#isCurrent(r.answer)) return r;
-    if (r) this.#entries.delete(call.key);
-    return undefined;
+  /**
+   * The envelopes learned for the call's kind; undefined until the SDK has answered a call of the
+   * kind with a result (a tool error or not).
+   */
+  of(call: ReplayableCall): KindEnvelopes | undefined {
+    return this.#entries.get(call.envelope);
   }
 
   /**
-   * Keeps the SDK's successful JSON response to `call`, answered from `answer`, when that answer is
-   * current (has a data version) and the bytes end with the call's id as the SDK echoes it.
+   * Keeps the envelope of the SDK's response to `call` when the bytes are exactly one message of
+   * the expected shape around `textMid` and `structured` (the JSON of the result's text followed by
+   * MID, and of its structuredContent) ending with the call's id: the same envelope around another
+   * result and id is then what the SDK would write for it. Anything else is not kept (the SDK goes
+   * on answering).
    */
-  record(call: ReplayableCall, answer: CachedAnswer<unknown>, response: { status: number; headers: Iterable<[string, string]> }, bytes: Buffer): void {
-    if (response.status !== 200 || !this.#isCurrent(answer)) return;
+  learn(call: ReplayableCall, isError: boolean, response: { status: number; headers: Iterable<[string, string]> }, bytes: Buffer, textMid: Buffer, structured: Buffer): void {
+    if (response.status !== 200) return;
     const headers = [...response.headers].filter(([k]) => k !== "content-length");
     const type = headers.find(([k]) => k === "content-type")?.[1] ?? "";
-    let close: string;
-    if (type.startsWith("application/json")) close = "}";
-    else if (type.startsWith("text/event-stream")) {
-      // Exactly one event, `event: message` and one `data:` line (JSON has no raw newline), nothing
-      // else: a response with a notification or a second event is not kept.
-      close = "}\n\n";
-      if (!bytes.subarray(0, SSE_EVENT.length).equals(SSE_EVENT) || bytes.indexOf("\n", SSE_EVENT.length) !== bytes.length - 2) return;
-    } else return;
+    const close = type.startsWith("application/json") ? "}" : type.startsWith("text/event-stream") ? "}\n\n" : null;
+    if (close === null) return;
     const id = Buffer.from(`${JSON.stringify(call.id)}${close}`);
+    const at = bytes.indexOf(textMid);
+    if (at < 0) return;
+    const head = bytes.subarray(0, at).toString("utf8");
+    if (!HEAD.test(head)) return;
+    const bodyAt = at + textMid.length;
+    if (!bytes.subarray(bodyAt, bodyAt + structured.length).equals(structured)) return;
+    const tailAt = bodyAt + structured.length;
     const idAt = bytes.length - id.length;
-    if (idAt <= 5 || bytes.subarray(idAt - 5, idAt).toString("latin1") !== '"id":' || !bytes.subarray(idAt).equals(id)) return;
-    this.#entries.set(call.key, { op: call.op, answer, status: response.status, headers: headers.flat(), parts: envelopeAround(bytes.subarray(0, idAt), answer.body), length: idAt, close });
-  }
-
-  /** Bytes held, as the bound counts them. */
-  get calculatedSize(): number {
-    return this.#entries.calculatedSize;
+    if (idAt < tailAt || !bytes.subarray(idAt).equals(id)) return;
+    const tail = bytes.subarray(tailAt, idAt).toString("utf8");
+    // One message: nothing after the result but its own fields (no raw newline: no second event).
+    if (!tail.endsWith(TAIL_END) || tail.includes("\n")) return;
+    const envelope: Envelope = { status: response.status, headers: headers.flat(), head: Buffer.from(head), tail, close };
+    const kind = { ...this.#entries.get(call.envelope) };
+    if (isError) kind.error = envelope;
+    else kind.result = envelope;
+    this.#entries.set(call.envelope, kind);
   }
 
   get size(): number {
     return this.#entries.size;
   }
+}
+
+/**
+ * A response in the SDK's envelope, in the order written: the envelope's head, the result's text
+ * and structured content joined by `MID` (`textMid`: the text's JSON and MID, see `textMid`), then
+ * the tail with the caller's id.
+ */
+export function enveloped(e: Envelope, textMid: Buffer, structured: Buffer, id: string | number): { parts: [Buffer, Buffer, Buffer]; end: Buffer; length: number } {
+  // A Buffer, not a string: the corked write then hands the socket buffers only.
+  const end = Buffer.from(`${e.tail}${JSON.stringify(id)}${e.close}`);
+  return { parts: [e.head, textMid, structured], end, length: e.head.length + textMid.length + structured.length + end.length };
+}
+
+/** The JSON of a result's text followed by what comes between it and the structured content. */
+export function textMid(markdown: string): Buffer {
+  const text = JSON.stringify(markdown);
+  const out = Buffer.allocUnsafe(Buffer.byteLength(text) + MID.length);
+  const n = out.write(text);
+  MID.copy(out, n);
+  return out;
 }

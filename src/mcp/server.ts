@@ -13,9 +13,8 @@ import { SERVICE_NAME, SERVICE_VERSION } from "../base/attribution.js";
 import type { ServiceContext } from "../services/context.js";
 import { isServiceError } from "../base/errors.js";
 import { asServiceError } from "../web/failures.js";
-import type { CachedAnswer } from "../services/answer-cache.js";
+import { AnswerCache, canonicalArgs, type CachedAnswer } from "../services/answer-cache.js";
 import { LOCAL_CALLER, type Caller } from "../services/metering/caller.js";
-import type { Admission } from "../services/metering/meter.js";
 import { codeOfParameter, requireScalarArguments, type Raw } from "../catalog/params.js";
 import { SEASONAL_NORM_LABEL } from "../model/norms.js";
 import { NO_DATA_COLOR, TIERS as TIER_TABLE } from "../model/tiers.js";
@@ -69,33 +68,49 @@ export function toolErrorResult(e: unknown, ctx: ServiceContext, toolName: strin
 
 /**
  * What /mcp knows about one request, handed to the server factory through the SDK's authInfo (sdk-fence.ts, J): the
- * caller (for metering), an admission already decided by the transport (so a call is never
+ * caller (for metering), a result the route already ran the tool for (so a call is never
  * admitted twice), and, after the call, the cached answer it was served from.
  */
 export interface CallRecord {
   caller: Caller;
-  admission?: { admitted: Admission } | { refused: unknown };
   answered?: CachedAnswer<unknown>;
   /** RateLimit-Policy / RateLimit headers of the call's admission (or refusal), for the HTTP answer. */
   rateLimit?: Record<string, string>;
   /** An argument name the request carried that an object treats specially (`__proto__`, …): refused. */
   forbiddenArgument?: string;
+  /** The tool's result: run by /mcp before the SDK (replay.ts), which is then handed it, or by the SDK's call. */
+  ran?: { tool: string; result: CallToolResult };
+}
+
+/**
+ * What one exact set of arguments was found to be, kept by /mcp for a call it sees again (replay.ts,
+ * per call shape): checked, and its canonical form with the answer key. The arguments object it
+ * belongs to is frozen, so each fact holds for every later call with it.
+ */
+export interface ArgumentMemo {
+  checked?: true;
+  canonical?: Record<string, unknown>;
+  key?: string;
 }
 
 /** Runs a tool for a caller: admitted like its REST twin (keys, rate limits, allotment refunded on failure). */
-export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, record: CallRecord): Promise<CallToolResult> {
+export async function callTool(t: ToolDefinition, args: unknown, ctx: ServiceContext, record: CallRecord, memo: ArgumentMemo = {}): Promise<CallToolResult> {
   try {
     const input = (args ?? {}) as Record<string, unknown>;
-    checkArguments(t.name, t.config.inputSchema, input, t.argumentCode ?? codeOfParameter, record.forbiddenArgument ? [record.forbiddenArgument] : []);
-    const decided = record.admission;
-    if (decided && "refused" in decided) throw decided.refused;
-    requireScalarArguments(input);
-    const admission = decided ? decided.admitted : await ctx.meter.admit(t.operation, input as Record<string, Raw>, record.caller);
+    if (!memo.checked) {
+      checkArguments(t.name, t.config.inputSchema, input, t.argumentCode ?? codeOfParameter, record.forbiddenArgument ? [record.forbiddenArgument] : []);
+      requireScalarArguments(input);
+      memo.checked = true;
+    }
+    // As over REST (http/api.ts): admission and a valid answer decided in this turn when nothing needs waiting for.
+    const admission = ctx.meter.admitAtOnce(t.operation, record.caller) ?? (await ctx.meter.admit(t.operation, input as Record<string, Raw>, record.caller));
     record.rateLimit = admission.headers;
     // The same cached answer the REST twin serves; its Markdown is rendered once.
     let answer;
     try {
-      answer = await ctx.answers.get(t.operation, input, (a) => t.run(a, ctx));
+      memo.canonical ??= canonicalArgs(input);
+      memo.key ??= AnswerCache.key(t.operation, memo.canonical);
+      answer = ctx.answers.current(memo.key) ?? (await ctx.answers.getCanonical(t.operation, memo.canonical, memo.key, (a) => t.run(a, ctx)));
       answer.markdown ??= t.markdown(answer.value, ctx);
     } catch (e) {
       await admission.refund();
@@ -148,7 +163,14 @@ export function createMcpServerFactory(ctx: ServiceContext, cardViewHtml = loadC
       cacheHints: { "tools/list": hour, "server/discover": hour, "resources/list": hour, "resources/read": hour },
     });
     for (const { t, config } of prepared) {
-      const cb = (args: unknown) => callTool(t, args, ctx, record);
+      // A result the route already ran the tool for is handed over; otherwise the tool runs here,
+      // and the route learns the SDK's envelope from the response around its result.
+      const cb = async (args: unknown) => {
+        if (record.ran?.tool === t.name) return record.ran.result;
+        const result = await callTool(t, args, ctx, record);
+        record.ran = { tool: t.name, result };
+        return result;
+      };
       if (t.appView) registerAppTool(server, t.name, { ...config, _meta: { ui: { resourceUri: CARD_VIEW_URI } } }, cb);
       else server.registerTool(t.name, config, cb);
     }

@@ -136,15 +136,6 @@ export class AnswerCache {
     return pending;
   }
 
-  /**
-   * Whether an answer handed out earlier is still right: same hour, same versions of what it read.
-   * An answer read from a forecast with a refresh due (no version) is never current: it is not
-   * kept, and nothing built from it (an MCP replay) may be either.
-   */
-  isCurrent(answer: CachedAnswer<unknown>): boolean {
-    return this.#valid(answer);
-  }
-
   get size(): number {
     return this.#entries.size;
   }

@@ -17,7 +17,7 @@ export interface RequestState {
   applied?: boolean;
   caller?: Caller;
   route?: string;
-  /** Set when the answer was a replay of stored response bytes (see mcp/http.ts). */
+  /** Set when an MCP tool call was answered in the SDK's envelope without the SDK (see mcp/replay.ts). */
   replayed?: boolean;
 }
 
