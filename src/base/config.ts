@@ -27,7 +27,7 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().optional(),
   /** Extra Origin host names /mcp accepts from browsers, comma-separated. */
   MCP_ALLOWED_ORIGINS: z.string().optional(),
-  /** `off`: every MCP tool call goes through the SDK; `on`: a repeated call may be answered from stored bytes (src/mcp/replay.ts). */
+  /** `off`: every MCP tool call goes through the SDK; `on`: a call of a kind the SDK has answered is written into its envelope (src/mcp/replay.ts). */
   MCP_REPLAY: z.enum(["on", "off"]).default("on"),
   // The process's memory measures (src/runtime/), each with its switch; docs/operations.md gives the measurements.
   /** V8's heap growth per full collection, percent; 0 leaves V8's own factor. */

@@ -54,7 +54,7 @@ export interface Envelope {
   close: string;
 }
 
-/** A tools/call for one of our tools that the SDK itself would accept, ready to be replayed or recorded. */
+/** A tools/call for one of our tools that the SDK itself would accept, ready to be answered in its envelope or to teach it. */
 export interface ReplayableCall {
   id: string | number;
   op: Operation;
@@ -81,7 +81,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return v === undefined ? undefined : Array.isArray(v) ? v.join(", ") : v;
 };
 
-/** Params keys a 2025-era call may carry and still be replayed (anything else goes to the SDK). */
+/** Params keys a 2025-era call may carry and still be answered in the envelope (anything else goes to the SDK). */
 const LEGACY_PARAMS = new Set(["name", "arguments", "_meta"]);
 /** `_meta` keys under this prefix are MCP's own (tasks, related tasks): such a call goes to the SDK. */
 const RESERVED_META = "io.modelcontextprotocol/";
@@ -111,7 +111,7 @@ function legacyCall(body: Record<string, unknown>): CallParts | null {
 /** The SDK's request id rule (a string or a safe integer). */
 const isRequestId = (id: unknown): id is string | number => typeof id === "string" || Number.isSafeInteger(id);
 
-/** An id token a replay may stand in for: a safe-integer literal, or a short string of printable ASCII without escapes. */
+/** An id token a known shape may stand in for: a safe-integer literal, or a short string of printable ASCII without escapes. */
 const PLAIN_ID = /^(?:-?(?:0|[1-9][0-9]{0,15})|"[\x20\x21\x23-\x5b\x5d-\x7e]{0,128}")$/;
 
 /** The request facts a call's classification reads besides its body: the method and the keyed headers. */
@@ -126,10 +126,10 @@ function headersKey(req: IncomingMessage): string {
 
 /**
  * Calls classified before, by the exact bytes of their body around the id, and the request facts
- * `classify` reads. Clients repeat a call with only a new id; parsing and classifying it again (the
- * SDK's schemas) was most of a replay's cost (see BENCHMARKS.md, "Where a tools/call spends its
- * time"). A shape is kept only when a parse showed that its id bytes, and nothing else, are the
- * request's id. Bounded by its keys' size.
+ * `classify` reads, with what its arguments were found to be (`ArgumentMemo`). Clients repeat a
+ * call with only a new id; parsing and checking it again was most of a repeated call's cost (see
+ * BENCHMARKS.md, "Where a tools/call spends its time"). A shape is kept only when a parse showed
+ * that its id bytes, and nothing else, are the request's id. Bounded by its keys' size.
  */
 const SHAPE_CACHE_BYTES = 1024 * 1024;
 const shapes = new LRUCache<string, Omit<ReplayableCall, "id">>({ maxSize: SHAPE_CACHE_BYTES, sizeCalculation: (_v, key) => key.length * 2 + 256 });
