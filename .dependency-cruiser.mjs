@@ -72,7 +72,7 @@ const DECLARED = [
   {
     folder: "src/mcp/",
     name: "mcp",
-    what: "the MCP adapter: the SDK server and its registrations, the /mcp endpoint with its replays and body checks, protocol versions, discovery documents",
+    what: "the MCP adapter: the SDK server and its registrations, the /mcp endpoint with its envelope path and body checks, protocol versions, discovery documents",
   },
   {
     folder: "src/http/",
