@@ -1,11 +1,10 @@
 // First-time questions: what hosts send. Each conversation asks its own spot, date and activity, so
-// a repeated call is rare; this section asks every
-// question once. The same questions go to three fresh instances, one per surface: REST, MCP at
-// 2026-07-28 and MCP at 2025-06-18 (one SSE event), taking turns over slices of the questions. Four
-// callers in flight give the CPU per answer (the server process's user + system time, from /proc);
-// three more fresh instances are asked each question twice in a row (a host's retry or re-render:
-// half the calls repeat one just answered), and three more answer 150 of the questions one at a
-// time for the latency one waiting caller sees.
+// a repeated call is rare; this section asks every question once. The same questions go to three
+// fresh instances, one per surface: REST, MCP at 2026-07-28 and MCP at 2025-06-18 (one SSE event),
+// taking turns over slices of the questions. Four callers in flight give the CPU per answer (the
+// server process's user + system time, from /proc); three more fresh instances are asked each
+// question twice in a row (a host's retry or re-render: half the calls repeat one just answered),
+// and three more answer 150 of the questions one at a time for the latency one waiting caller sees.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PROJECT_ROOT } from "../src/base/paths.js";

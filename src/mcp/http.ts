@@ -17,7 +17,7 @@ import { MCP_MAX_BODY_BYTES, MCP_MAX_JSON_DEPTH } from "../web/http-limits.js";
 import { scanBody } from "./body-scan.js";
 import { enveloped, EnvelopeCache, knownCall, replayableCall, shapeOf, textMid, type ReplayableCall } from "./replay.js";
 import { forbiddenArgName, type CachedAnswer } from "../services/answer-cache.js";
-import { callTool, createMcpServerFactory, TOOLS, type CallRecord } from "./server.js";
+import { callTool, createMcpServerFactory, type CallRecord } from "./server.js";
 import { carry, jsonRpcError, readBody, rebindingGuard, sourcedErrors, versionOrBatchRefusal } from "./sdk-fence.js";
 
 /** Where the endpoint is served (the discovery documents and OpenAPI name it too). */
@@ -30,7 +30,6 @@ export interface McpRoute {
 
 export function createMcpRoute(ctx: ServiceContext): McpRoute {
   const onerror = (err: Error) => ctx.log.debug({ err: err.message }, "mcp request rejected");
-  const toolOf = new Map(TOOLS.map((t) => [t.name, t]));
   const sdk = createMcpHandler(createMcpServerFactory(ctx), { onerror, maxRequestBodySize: MCP_MAX_BODY_BYTES });
   // MCP_REPLAY=off: no call is classified or answered here; the SDK answers every one.
   const replaying = ctx.config.mcpReplay;
@@ -140,12 +139,12 @@ export function createMcpRoute(ctx: ServiceContext): McpRoute {
       toolCall = replaying ? (replayableCall(req, body, shape) ?? undefined) : undefined;
     }
     const call: CallRecord = { caller };
-    const tool = toolCall && toolOf.get(toolCall.name);
     // Only a kind the SDK has answered with a result before is run here: the SDK refuses some
     // calls its classifier accepts (an Mcp-Name header naming another tool), and those must reach
     // it before the tool runs or is metered.
-    const kind = toolCall && tool ? envelopes.of(toolCall) : undefined;
-    if (toolCall && tool && kind) {
+    const kind = toolCall && envelopes.of(toolCall);
+    if (toolCall && kind) {
+      const tool = toolCall.tool;
       // Run as the SDK would run it (the same admission and answer); the SDK is handed the result
       // when there is no envelope for it yet (the first tool error of the kind). The SDK would
       // check a result against the tool's output schema first; this path does not: a result is

@@ -29,7 +29,7 @@ import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest, isSpecType } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
 import { forbiddenArgName } from "../services/answer-cache.js";
-import type { Operation } from "../services/metering/meter.js";
+import type { ToolDefinition } from "../answers/tool.js";
 import { TOOLS, type ArgumentMemo } from "./server.js";
 
 /**
@@ -57,9 +57,7 @@ export interface Envelope {
 /** A tools/call for one of our tools that the SDK itself would accept, ready to be answered in its envelope or to teach it. */
 export interface ReplayableCall {
   id: string | number;
-  op: Operation;
-  /** The tool's name. */
-  name: string;
+  tool: ToolDefinition;
   /** The arguments as the request wrote them (what the SDK would hand the tool). */
   input: Record<string, unknown>;
   /** The kind of call: what reaches the SDK's envelope besides the result and the id. */
@@ -74,7 +72,7 @@ interface KindEnvelopes {
   error?: Envelope;
 }
 
-const OPERATION_OF = new Map(TOOLS.map((t) => [t.name, t.operation]));
+const TOOL_OF = new Map(TOOLS.map((t) => [t.name, t]));
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const v = req.headers[name];
@@ -249,12 +247,12 @@ function classify(req: IncomingMessage, body: object): ReplayableCall | null {
   const { id, params } = call;
   const name = params.name;
   const args = params.arguments ?? {};
-  const op = typeof name === "string" ? OPERATION_OF.get(name) : undefined;
-  if (!op || typeof args !== "object" || args === null || Array.isArray(args)) return null;
+  const tool = typeof name === "string" ? TOOL_OF.get(name) : undefined;
+  if (!tool || typeof args !== "object" || args === null || Array.isArray(args)) return null;
   // `__proto__`, `constructor`, `prototype`: the SDK path refuses them as unknown arguments.
   if (forbiddenArgName(args) !== null) return null;
   const envelope = [revision, name, ...KEYED_HEADERS.map((h) => header(req, h)?.trim() ?? null)];
-  return { id, op, name: name as string, input: args as Record<string, unknown>, envelope: JSON.stringify(envelope), memo: {} };
+  return { id, tool, input: args as Record<string, unknown>, envelope: JSON.stringify(envelope), memo: {} };
 }
 
 /** How a text content item opens in every tools/call result the SDK writes. */
@@ -289,7 +287,7 @@ export class EnvelopeCache {
    * The envelopes learned for the call's kind; undefined until the SDK has answered a call of the
    * kind with a result (a tool error or not).
    */
-  of(call: ReplayableCall): KindEnvelopes | undefined {
+  of(call: Pick<ReplayableCall, "envelope">): KindEnvelopes | undefined {
     return this.#entries.get(call.envelope);
   }
 
@@ -300,7 +298,7 @@ export class EnvelopeCache {
    * result and id is then what the SDK would write for it. Anything else is not kept (the SDK goes
    * on answering).
    */
-  learn(call: ReplayableCall, isError: boolean, response: { status: number; headers: Iterable<[string, string]> }, bytes: Buffer, textMid: Buffer, structured: Buffer): void {
+  learn(call: Pick<ReplayableCall, "envelope" | "id">, isError: boolean, response: { status: number; headers: Iterable<[string, string]> }, bytes: Buffer, textMid: Buffer, structured: Buffer): void {
     if (response.status !== 200) return;
     const headers = [...response.headers].filter(([k]) => k !== "content-length");
     const type = headers.find(([k]) => k === "content-type")?.[1] ?? "";
